@@ -1,0 +1,61 @@
+#!/bin/bash
+# wse-cfggen: every board generates; bad device trees are refused by name
+# and leave no output behind.
+set -u
+gen=$1; out=$2
+mkdir -p "$out"
+fail=0
+ok()  { echo "PASS $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+for dts in boards/sim-*/sim-*.dts; do
+	b=$(basename "$dts" .dts)
+	dtc -q -I dts -O dtb -o "$out/$b.dtb" "$dts" || { bad "$b: dtc"; continue; }
+	if "$gen" "$out/$b.dtb" --sv "$out/$b.sv" --h "$out/$b.h"; then
+		w=${b#sim-}; w=${w%x*}
+		grep -q "NumCols *= $w;" "$out/$b.sv" && grep -q "WSE_CFG_NUM_COLS ${w}u" "$out/$b.h" &&
+			ok "$b generates, $w columns" || bad "$b: wrong column count"
+	else
+		bad "$b: generator failed"
+	fi
+done
+
+# Each case: a sed edit of sim-4x4.dts, and the text the error must contain.
+check_rejects() {
+	local name=$1 edit=$2 want=$3
+	sed -e "$edit" boards/sim-4x4/sim-4x4.dts > "$out/$name.dts"
+	if ! dtc -q -I dts -O dtb -o "$out/$name.dtb" "$out/$name.dts" 2>/dev/null; then
+		bad "$name: case does not compile"; return
+	fi
+	rm -f "$out/$name.sv"
+	if "$gen" "$out/$name.dtb" --sv "$out/$name.sv" 2> "$out/$name.err"; then
+		bad "$name: accepted"
+	elif ! grep -q -- "$want" "$out/$name.err"; then
+		bad "$name: error does not say '$want': $(cat "$out/$name.err")"
+	elif [ -e "$out/$name.sv" ] || [ -e "$out/$name.sv.tmp" ]; then
+		bad "$name: output written"
+	else
+		ok "$name rejected: $(head -1 "$out/$name.err")"
+	fi
+}
+check_rejects missing-rows '/wsemu,rows/d' 'missing property wsemu,rows'
+check_rejects zero-cols 's/wsemu,columns = <[0-9]*>/wsemu,columns = <0>/' 'wsemu,columns = 0 out of range'
+check_rejects huge-cols 's/wsemu,columns = <[0-9]*>/wsemu,columns = <65>/' 'out of range'
+check_rejects two-cells 's/wsemu,rows = <4>/wsemu,rows = <4 4>/' 'must be one cell'
+check_rejects bad-vc-map 's/3 3 3 3 3 3 3 3>/3 3 3 3 3 3 3 9>/' 'color-vc-map\[31\] = 9'
+check_rejects short-vc-map 's/3 3 3 3 3 3 3 3>/3 3 3>/' 'must have 32 cells'
+check_rejects depth-not-pow2 's/vc-queue-depth = <4>/vc-queue-depth = <3>/' 'power of two'
+check_rejects wrong-compat 's/"wsemu,mesh-v1"/"acme,mesh"/' 'not compatible'
+check_rejects no-tile 's/^\ttile {/\ttyle {/' 'node /tile'
+
+# A truncated and a bit-flipped blob.
+head -c 100 "$out/sim-4x4.dtb" > "$out/trunc.dtb"
+if "$gen" "$out/trunc.dtb" --sv "$out/trunc.sv" 2> "$out/trunc.err"; then bad "truncated blob accepted"
+else ok "truncated blob rejected: $(head -1 "$out/trunc.err")"; fi
+cp "$out/sim-4x4.dtb" "$out/flip.dtb"
+printf '\xff\xff\xff\xff' | dd of="$out/flip.dtb" bs=1 seek=8 conv=notrunc 2>/dev/null
+if "$gen" "$out/flip.dtb" --sv "$out/flip.sv" 2> "$out/flip.err"; then bad "corrupt header accepted"
+else ok "corrupt header rejected: $(head -1 "$out/flip.err")"; fi
+if "$gen" "$out/does-not-exist.dtb" 2>/dev/null; then bad "missing file accepted"
+else ok "missing file rejected"; fi
+exit $fail
