@@ -38,7 +38,7 @@ LINT_STAGES += lint-core
 # ---- Firmware ------------------------------------------------------------------
 RV_CC     := riscv64-unknown-elf-gcc
 RV_ARCH   := -march=rv32im_zicsr_zifencei -mabi=ilp32
-RV_CFLAGS := $(RV_ARCH) -O2 -g -ffreestanding -fno-builtin -nostdlib -nostartfiles \
+RV_CFLAGS := $(RV_ARCH) -O2 -g -include wse_cfg.h -ffreestanding -fno-builtin -nostdlib -nostartfiles \
 	-Wall -Wextra -Ifirmware/runtime -I$(CORE_CFG)
 CORE_LD   := $(CORE_BUILD)/fw/wse.ld
 CORE_RT   := firmware/runtime/crt0.S firmware/runtime/wse_rt.c
@@ -105,3 +105,20 @@ TEST_FULL_STAGES += test-core-full
 
 .SECONDARY: $(patsubst $(CORE_BUILD)/elf/%.elf,$(CORE_BUILD)/gen/%.S,$(CORE_RAND_ELFS) $(CORE_RAND_ELFS_FULL)) \
 	$(addprefix $(CORE_BUILD)/gen/,$(addsuffix .S,$(filter isa-%,$(CORE_DIRECTED))))
+
+# ---- Benchmarks --------------------------------------------------------------------
+CORE_TB_PE_BENCH := $(CORE_BUILD)/pe-$(CORE_BOARD)-bench/tb_pe
+
+$(CORE_TB_PE_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.cpp tests/core/elf32.h | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build $(CORE_VFLAGS_BENCH) -CFLAGS "-I$(TOP)/tests/core" \
+	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
+	  $(TOP)/tests/core/tb_pe.cpp -Mdir $(dir $@) -o tb_pe >$(dir $@)/build.log 2>&1 || \
+	  { cat $(dir $@)/build.log; exit 1; }
+
+.PHONY: bench-core
+bench-core: $(CORE_TB_PE_BENCH) $(CORE_BUILD)/elf/mix.elf
+	@echo "verilator options (bench): $(CORE_VFLAGS_BENCH)"
+	@$(CORE_TB_PE_BENCH) $(CORE_BUILD)/elf/mix.elf --stats 2>&1 >/dev/null | \
+	  sed -n 's/.*CPI \([0-9.]*\).*/BENCH core.cpi \1/p' | grep BENCH
+BENCH_STAGES += bench-core

@@ -24,6 +24,12 @@ void wse_puts(const char *s);
 void wse_puthex(uint32_t v);
 /* The tile's own putchar word: printed by the tile, plain memory on QEMU. */
 static inline void wse_tile_putc(char c) { *(volatile uint32_t *)WSE_PUTCHAR_ADDR = (uint8_t)c; }
+/* Declares the signature region of a test program: N words that the
+ * harness (and, on QEMU, wse_exit) dumps for the word-for-word compare. */
+#define WSE_SIGNATURE(n)                                                      \
+	uint32_t begin_signature[n] __attribute__((aligned(16)));             \
+	__asm__(".globl end_signature\n.set end_signature, begin_signature + 4 * " #n)
+
 /* This tile's coordinates, from mhartid = {y, x}. */
 static inline uint32_t wse_tile_x(void) { return wse_csr_read(mhartid) & 0xffu; }
 static inline uint32_t wse_tile_y(void) { return (wse_csr_read(mhartid) >> 8) & 0xffu; }
