@@ -21,7 +21,7 @@ FPU_TEST_N      ?= 20000
 FPU_FULL_N      ?= 1000000
 FPU_HOST_N      ?= 200000
 FPU_HOST_FULL_N ?= 2000000
-FPU_QEMU_N      ?= 150
+FPU_QEMU_N      ?= 300
 FPU_SEED        ?= 1
 
 .PHONY: lint-fpu test-fpu test-fpu-full synth-fpu bench-fpu \
@@ -54,7 +54,26 @@ test-fpu-tb: $(FPU_DIR)/obj/tb_fpu
 	@grep -E '^(coverage|tb_fpu):' $(FPU_DIR)/tb.log
 	tests/fpu/check-cover.sh $(FPU_DIR)/cov.dat
 
-test-fpu: test-fpu-host test-fpu-tb
+# Golden model: the same cases as bare-metal rv32imf code on QEMU.
+FPU_RVCC := riscv64-unknown-elf-gcc -march=rv32imf -mabi=ilp32f -O2 -Wall -Werror \
+            -nostdlib -ffreestanding -static -Wl,--no-warn-rwx-segments \
+            -T tests/fpu/qemu/link.ld
+FPU_QEMU := qemu-system-riscv32 -M spike -cpu rv32,f=true,d=false -bios none \
+            -display none -serial stdio -monitor none
+
+$(FPU_DIR)/fpu_qemu_cases: tests/fpu/fpu_qemu_cases.c $(FPU_MODEL) $(FPU_MODEL_H) | deps
+	@mkdir -p $(dir $@)
+	$(FPU_HOSTCC) -o $@ tests/fpu/fpu_qemu_cases.c $(FPU_MODEL)
+
+test-fpu-qemu: $(FPU_DIR)/fpu_qemu_cases
+	@mkdir -p $(FPU_DIR)/qemu
+	$(FPU_DIR)/fpu_qemu_cases gen $(FPU_QEMU_N) $(FPU_SEED) > $(FPU_DIR)/qemu/fpu_cases.h
+	$(FPU_RVCC) -I$(FPU_DIR)/qemu -o $(FPU_DIR)/qemu/fpu_cases.elf \
+	  tests/fpu/qemu/crt0.S tests/fpu/qemu/fpu_cases_prog.c
+	timeout 600 $(FPU_QEMU) -kernel $(FPU_DIR)/qemu/fpu_cases.elf > $(FPU_DIR)/qemu/qemu.out
+	$(FPU_DIR)/fpu_qemu_cases check $(FPU_QEMU_N) $(FPU_SEED) $(FPU_DIR)/qemu/qemu.out
+
+test-fpu: test-fpu-host test-fpu-tb test-fpu-qemu
 
 test-fpu-full: $(FPU_DIR)/fpu_host_check $(FPU_DIR)/obj/tb_fpu
 	$(FPU_DIR)/fpu_host_check $(FPU_HOST_FULL_N) 7 > $(FPU_DIR)/host_check_full.log \
@@ -67,6 +86,19 @@ test-fpu-full: $(FPU_DIR)/fpu_host_check $(FPU_DIR)/obj/tb_fpu
 	tests/fpu/check-cover.sh $(FPU_DIR)/cov_full.dat
 	$(MAKE) --no-print-directory test-fpu-qemu FPU_QEMU_N=2000 FPU_SEED=7
 
+synth-fpu: | deps
+	tests/fpu/fpu-synth.sh $(FPU_DIR)/synth $(FPU_RTL)
+
+bench-fpu: $(FPU_DIR)/obj/tb_fpu | deps
+	@test -s $(FPU_DIR)/synth/synth-report.txt || $(MAKE) --no-print-directory synth-fpu >/dev/null
+	@$(FPU_DIR)/obj/tb_fpu --bench
+	@awk '$$1 == "cells" && $$2 ~ /^[0-9]+$$/ {print "BENCH fpu.cells " $$2} \
+	  /^longest path/ {print "BENCH fpu.longest_path_levels " $$3}' \
+	  $(FPU_DIR)/synth/synth-report.txt
+
+DEB_PKGS         += qemu-system-misc gcc-riscv64-unknown-elf
 LINT_STAGES      += lint-fpu
 TEST_STAGES      += test-fpu
 TEST_FULL_STAGES += test-fpu-full
+SYNTH_STAGES     += synth-fpu
+BENCH_STAGES     += bench-fpu
