@@ -102,3 +102,11 @@ TEST_STAGES      += test-fpu
 TEST_FULL_STAGES += test-fpu-full
 SYNTH_STAGES     += synth-fpu
 BENCH_STAGES     += bench-fpu
+
+# ---- The F extension in the tile core --------------------------------------
+# The PE instantiates fpu_cop; its sources join the core's lists (the
+# prerequisites are added here as well, since core.mk's rules are read first).
+FPU_COP_RTL := $(filter-out rtl/pe/fpu/fpu_pkg.sv,$(FPU_RTL)) rtl/pe/fpu/fpu_cop.sv
+CORE_PKGS    += rtl/pe/fpu/fpu_pkg.sv
+CORE_PE_SRCS += $(FPU_COP_RTL)
+$(CORE_TB_PE) $(CORE_TB_PE_BENCH): rtl/pe/fpu/fpu_pkg.sv $(FPU_COP_RTL)

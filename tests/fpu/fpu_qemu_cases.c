@@ -61,6 +61,7 @@ int main(int argc, char **argv)
 		printf("#include <stdint.h>\n");
 		printf("struct fpu_case { uint8_t op, rm, mode, pad; uint32_t a, b, c; };\n");
 		printf("#define FPU_NUM_CASES %ldu\n", cnt);
+		printf("#define FPU_SIG_WORDS %ld\n", 2 * cnt);
 		printf("static const struct fpu_case fpu_cases[FPU_NUM_CASES] = {\n");
 		for (i = 0; i < cnt; i++)
 			printf("{%d,%d,%d,0,0x%08" PRIx32 "u,0x%08" PRIx32 "u,0x%08" PRIx32 "u},\n",
