@@ -110,3 +110,42 @@ FPU_COP_RTL := $(filter-out rtl/pe/fpu/fpu_pkg.sv,$(FPU_RTL)) rtl/pe/fpu/fpu_cop
 CORE_PKGS    += rtl/pe/fpu/fpu_pkg.sv
 CORE_PE_SRCS += $(FPU_COP_RTL)
 $(CORE_TB_PE) $(CORE_TB_PE_BENCH): rtl/pe/fpu/fpu_pkg.sv $(FPU_COP_RTL)
+
+# Directed F-extension ISA programs on the tile core, compared with QEMU by
+# signature through the core's harness: fcsr.S (CSR forms, flag
+# accumulation, dynamic rounding, illegal encodings, flw/fsw, all F
+# registers) and fisa-SEED (every F instruction in every rounding mode,
+# static and dynamic, on FPU_ISA_N generated cases per operation and mode).
+FPU_ISA_DIR   := $(FPU_DIR)/isa
+FPU_ISA_N     ?= 6
+FPU_ISA_SEEDS      := 1 2 3 4
+FPU_ISA_SEEDS_FULL := $(shell seq 100 139)
+FPU_RV_CFLAGS := -march=rv32imf_zicsr_zifencei -mabi=ilp32f -O2 -g -include wse_cfg.h \
+	-ffreestanding -fno-builtin -nostdlib -nostartfiles -Wall -Wextra -Werror \
+	-Ifirmware/runtime -I$(CORE_CFG)
+FPU_ISA_ELFS      := $(FPU_ISA_DIR)/fcsr.elf $(foreach s,$(FPU_ISA_SEEDS),$(FPU_ISA_DIR)/fisa-$(s).elf)
+FPU_ISA_ELFS_FULL := $(foreach s,$(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/fisa-$(s).elf)
+
+$(FPU_ISA_DIR)/cases-%/fpu_cases.h: $(FPU_DIR)/fpu_qemu_cases
+	@mkdir -p $(dir $@)
+	$(FPU_DIR)/fpu_qemu_cases gen $(FPU_ISA_N) $* > $@
+
+$(FPU_ISA_DIR)/fisa-%.elf: tests/fpu/isa/fisa_cases.c tests/fpu/qemu/fpu_run_case.h \
+		$(FPU_ISA_DIR)/cases-%/fpu_cases.h $(CORE_RT_DEPS)
+	$(RV_CC) $(FPU_RV_CFLAGS) -I$(FPU_ISA_DIR)/cases-$* -Itests/fpu/qemu \
+	  -T $(CORE_LD) -o $@ tests/fpu/isa/fisa_cases.c $(CORE_RT) -lgcc
+
+$(FPU_ISA_DIR)/fcsr.elf: tests/fpu/isa/fcsr.S $(CORE_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FPU_RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
+
+.PHONY: test-fpu-isa test-fpu-isa-full
+test-fpu-isa: $(CORE_TB_PE) $(FPU_ISA_ELFS)
+	tests/core/compare.sh $(FPU_ISA_DIR)/run $(CORE_TB_PE) $(FPU_ISA_ELFS)
+
+test-fpu-isa-full: $(CORE_TB_PE) $(FPU_ISA_ELFS_FULL)
+	tests/core/compare.sh $(FPU_ISA_DIR)/run-full $(CORE_TB_PE) $(FPU_ISA_ELFS_FULL)
+
+.SECONDARY: $(foreach s,$(FPU_ISA_SEEDS) $(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/cases-$(s)/fpu_cases.h)
+TEST_STAGES      += test-fpu-isa
+TEST_FULL_STAGES += test-fpu-isa-full
