@@ -114,8 +114,10 @@ $(CORE_TB_PE) $(CORE_TB_PE_BENCH): rtl/pe/fpu/fpu_pkg.sv $(FPU_COP_RTL)
 # Directed F-extension ISA programs on the tile core, compared with QEMU by
 # signature through the core's harness: fcsr.S (CSR forms, flag
 # accumulation, dynamic rounding, illegal encodings, flw/fsw, all F
-# registers) and fisa-SEED (every F instruction in every rounding mode,
-# static and dynamic, on FPU_ISA_N generated cases per operation and mode).
+# registers), fkernel.c (compiled float C: fmadd dot products, division,
+# square root, conversions) and fisa-SEED (every F instruction in every
+# rounding mode, static and dynamic, on FPU_ISA_N generated cases per
+# operation and mode).
 FPU_ISA_DIR   := $(FPU_DIR)/isa
 FPU_ISA_N     ?= 6
 FPU_ISA_SEEDS      := 1 2 3 4
@@ -123,7 +125,7 @@ FPU_ISA_SEEDS_FULL := $(shell seq 100 139)
 FPU_RV_CFLAGS := -march=rv32imf_zicsr_zifencei -mabi=ilp32f -O2 -g -include wse_cfg.h \
 	-ffreestanding -fno-builtin -nostdlib -nostartfiles -Wall -Wextra -Werror \
 	-Ifirmware/runtime -I$(CORE_CFG)
-FPU_ISA_ELFS      := $(FPU_ISA_DIR)/fcsr.elf $(foreach s,$(FPU_ISA_SEEDS),$(FPU_ISA_DIR)/fisa-$(s).elf)
+FPU_ISA_ELFS      := $(FPU_ISA_DIR)/fcsr.elf $(FPU_ISA_DIR)/fkernel.elf $(foreach s,$(FPU_ISA_SEEDS),$(FPU_ISA_DIR)/fisa-$(s).elf)
 FPU_ISA_ELFS_FULL := $(foreach s,$(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/fisa-$(s).elf)
 
 $(FPU_ISA_DIR)/cases-%/fpu_cases.h: $(FPU_DIR)/fpu_qemu_cases
@@ -134,6 +136,10 @@ $(FPU_ISA_DIR)/fisa-%.elf: tests/fpu/isa/fisa_cases.c tests/fpu/qemu/fpu_run_cas
 		$(FPU_ISA_DIR)/cases-%/fpu_cases.h $(CORE_RT_DEPS)
 	$(RV_CC) $(FPU_RV_CFLAGS) -I$(FPU_ISA_DIR)/cases-$* -Itests/fpu/qemu \
 	  -T $(CORE_LD) -o $@ tests/fpu/isa/fisa_cases.c $(CORE_RT) -lgcc
+
+$(FPU_ISA_DIR)/fkernel.elf: tests/fpu/isa/fkernel.c $(CORE_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(FPU_RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
 
 $(FPU_ISA_DIR)/fcsr.elf: tests/fpu/isa/fcsr.S $(CORE_RT_DEPS)
 	@mkdir -p $(dir $@)
