@@ -98,6 +98,7 @@ module fpu #(
   logic                   pre_special;
   logic [31:0]            pre_special_res;
   logic [4:0]             pre_special_flags;
+  logic                   pre_clamped;
 
   assign p_sign = ua_sign ^ ub_sign ^ neg_p;
   assign c_sign = uc_sign ^ neg_c;
@@ -111,7 +112,7 @@ module fpu #(
     .c_zero_i (uc_zero), .c_inf_i (uc_inf), .c_nan_i (uc_nan), .c_snan_i (uc_snan),
     .prod_o (pre_prod), .addend_o (pre_addend), .base_exp_o (pre_base),
     .special_o (pre_special), .special_res_o (pre_special_res),
-    .special_flags_o (pre_special_flags)
+    .special_flags_o (pre_special_flags), .clamped_o (pre_clamped)
   );
 
   logic [31:0] misc_res, f2i_res;
@@ -391,6 +392,22 @@ module fpu #(
   `COVER(DivSqrtBlocksIssue_C, ds_busy && in_valid_i)
   `COVER(OutBackpressure_C, out_valid_o && !out_ready_i)
   `COVER(BackToBackFma_C, accept && op_fma && s1_valid_q && s1_kind_q == KindFma)
+  // datapath corners: alignment clamp and jamming, deep cancellation,
+  // subnormal results, results entirely below the subnormal range
+  logic s1_fma, s1_rnd;
+  assign s1_fma = s1_valid_q && (s1_kind_q == KindFma);
+  assign s1_rnd = s1_valid_q && (s1_kind_q != KindBypass) && !rn_zero;
+  `COVER(FmaAddendClamped_C, accept && op_fma && !pre_special && pre_clamped)
+  `COVER(FmaAddendJammed_C, s1_fma && s1_addend_q[0])
+  `COVER(FmaJammedSubtract_C, s1_fma && s1_addend_q[0] && (s1_psign_q != s1_csign_q))
+  // result more than 24 binades below the product (>= 2^(base+47))
+  `COVER(FmaCancel24_C, s1_fma && (s1_psign_q != s1_csign_q) && !fa_zero &&
+         (s1_prod_q != '0) && ((fa_exp + ExpW'(24)) < (s1_base_q + ExpW'(47))))
+  `COVER(FmaExactZero_C, s1_fma && fa_zero)
+  `COVER(RoundSubnormal_C, s1_rnd && (rn_exp < -ExpW'(126)) && (rn_exp >= -ExpW'(149)))
+  `COVER(RoundBelowSubnormal_C, s1_rnd && (rn_exp < -ExpW'(150)))
+  `COVER(RoundCarryToNormal_C, s1_rnd && (rn_exp == -ExpW'(127)) &&
+         (rn_res[30:23] == 8'd1))
   `COVER(Overflow_C, out_valid_o && out_flags_o[fpu_pkg::FlagOf])
   `COVER(Underflow_C, out_valid_o && out_flags_o[fpu_pkg::FlagUf])
   `COVER(DivByZero_C, out_valid_o && out_flags_o[fpu_pkg::FlagDz])

@@ -228,4 +228,11 @@ module fpu_divsqrt #(
   `ASSERT(TakeOnlyWhenDone_A, !(take_i && !done_o))
   `ASSERT(ResultNormalized_A, !done_o || spc_q || mant_o[RndW-1])
   `ASSERT_KNOWN(DoneKnown_A, done_o)
+  `COVER(DivQuotientBelowOne_C, done_o && !spc_q && !sqrt_q && !quo_q[26])
+  `COVER(DivQuotientAboveOne_C, done_o && !spc_q && !sqrt_q && quo_q[26])
+  `COVER(DivExact_C, done_o && !spc_q && !sqrt_q && (rem_q == '0))
+  `COVER(SqrtOddExponent_C, start_i && sqrt_i && !a_zero_i && !a_inf_i && !a_nan_i &&
+         !a_sign_i && a_exp_i[0])
+  `COVER(SqrtExact_C, done_o && !spc_q && sqrt_q && (rem_q == '0))
+  `COVER(DivSqrtSpecial_C, done_o && spc_q)
 endmodule

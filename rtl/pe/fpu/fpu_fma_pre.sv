@@ -35,7 +35,8 @@ module fpu_fma_pre (
   output logic signed [fpu_pkg::ExpW-1:0] base_exp_o,  // weight of window bit 0
   output logic                            special_o,   // result fixed: special_res_o
   output logic [31:0]                     special_res_o,
-  output logic [4:0]                      special_flags_o
+  output logic [4:0]                      special_flags_o,
+  output logic                            clamped_o    // addend above the window top
 );
   localparam int unsigned ExpW = fpu_pkg::ExpW;
 
@@ -66,6 +67,7 @@ module fpu_fma_pre (
       shift      = (shift_raw > ExpW'(76)) ? 7'd76 : shift_raw[6:0];
       base_exp_o = exp_p - ExpW'(47);
     end
+    clamped_o = !c_zero_i && !p_zero && (shift_raw < ExpW'(0));
     al_full  = {1'b0, c_mant_i, 129'd0} >> shift;
     addend_o = {al_full[153:78], al_full[77] || (al_full[76:0] != '0)};
 
