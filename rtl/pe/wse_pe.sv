@@ -54,9 +54,12 @@ module wse_pe #(
   logic        data_req, data_gnt, data_we, data_rvalid;
   logic [31:0] data_addr, data_wdata, data_rdata;
   logic [3:0]  data_be;
-  logic        cop_req;
-  logic [31:0] cop_instr, cop_rs1, cop_rs2, cop_load_data;
+  logic        cop_req, cop_accept, cop_done, cop_rf_we;
+  logic [31:0] cop_instr, cop_rs1, cop_rs2, cop_load_data, cop_rf_wdata, cop_store_data;
   logic        cop_load_valid;
+  logic [4:0]  fflags_set;
+  logic        fs_dirty, fs_on;
+  logic [2:0]  frm;
   logic [31:0] retire_pc;
 
   wse_pe_core #(
@@ -80,18 +83,22 @@ module wse_pe #(
     .data_wdata_o     (data_wdata),
     .data_rvalid_i    (data_rvalid),
     .data_rdata_i     (data_rdata),
-    // No coprocessor yet: its opcodes trap as illegal.
+    // Coprocessor: the F extension (custom opcodes still trap as illegal).
     .cop_req_o        (cop_req),
     .cop_instr_o      (cop_instr),
     .cop_rs1_o        (cop_rs1),
     .cop_rs2_o        (cop_rs2),
-    .cop_accept_i     (1'b0),
-    .cop_done_i       (1'b0),
-    .cop_rf_we_i      (1'b0),
-    .cop_rf_wdata_i   (32'd0),
+    .cop_accept_i     (cop_accept),
+    .cop_done_i       (cop_done),
+    .cop_rf_we_i      (cop_rf_we),
+    .cop_rf_wdata_i   (cop_rf_wdata),
     .cop_load_valid_o (cop_load_valid),
     .cop_load_data_o  (cop_load_data),
-    .cop_store_data_i (32'd0),
+    .cop_store_data_i (cop_store_data),
+    .fflags_set_i     (fflags_set),
+    .fs_dirty_i       (fs_dirty),
+    .frm_o            (frm),
+    .fs_on_o          (fs_on),
     .mgmt_csr_req_i   (csr_req_i),
     .mgmt_csr_we_i    (csr_we_i),
     .mgmt_csr_addr_i  (csr_addr_i),
@@ -100,6 +107,26 @@ module wse_pe #(
     .mgmt_csr_err_o   (csr_err_o),
     .retire_o         (retire_o),
     .retire_pc_o      (retire_pc)
+  );
+
+  // ---- F extension -------------------------------------------------------------------
+  fpu_cop u_fpu_cop (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .cop_req_i        (cop_req),
+    .cop_instr_i      (cop_instr),
+    .cop_rs1_i        (cop_rs1),
+    .cop_accept_o     (cop_accept),
+    .cop_done_o       (cop_done),
+    .cop_rf_we_o      (cop_rf_we),
+    .cop_rf_wdata_o   (cop_rf_wdata),
+    .cop_load_valid_i (cop_load_valid),
+    .cop_load_data_i  (cop_load_data),
+    .cop_store_data_o (cop_store_data),
+    .frm_i            (frm),
+    .fs_on_i          (fs_on),
+    .fflags_set_o     (fflags_set),
+    .fs_dirty_o       (fs_dirty)
   );
 
   // ---- Management address decode --------------------------------------------------
@@ -186,7 +213,7 @@ module wse_pe #(
 
   // Outputs that the coprocessor and trace consumers will use.
   logic unused_core;
-  assign unused_core = ^{cop_req, cop_instr, cop_rs1, cop_rs2, cop_load_data, cop_load_valid,
+  assign unused_core = ^{cop_rs2,
                          retire_pc, instr_addr[31:ImemAW+2], instr_addr[1:0]};
 
   `ASSERT(MemOneTarget, !(imem_host_rvalid && dm_rvalid[0]))

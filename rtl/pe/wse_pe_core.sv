@@ -55,6 +55,12 @@ module wse_pe_core #(
   output logic [31:0] cop_load_data_o,
   input  logic [31:0] cop_store_data_i,
 
+  // F extension state kept in the CSR file (see wse_pe_csr)
+  input  logic [4:0]  fflags_set_i,
+  input  logic        fs_dirty_i,
+  output logic [2:0]  frm_o,
+  output logic        fs_on_o,
+
   // Management access to the CSRs (and the resume pc as CSR 0x7b1)
   input  logic        mgmt_csr_req_i,
   input  logic        mgmt_csr_we_i,
@@ -267,7 +273,11 @@ module wse_pe_core #(
     .mret_i        (mret),
     .mtvec_o       (mtvec),
     .mepc_o        (mepc),
-    .retire_i      (retire)
+    .retire_i      (retire),
+    .fflags_set_i  (fflags_set_i),
+    .fs_dirty_i    (fs_dirty_i),
+    .frm_o         (frm_o),
+    .fs_on_o       (fs_on_o)
   );
 
   assign mgmt_csr_rdata_o = dpc_access ? pc_q : csr_mgmt_rdata;

@@ -33,9 +33,19 @@ module wse_pe_csr (
   output logic [31:0] mtvec_o,
   output logic [31:0] mepc_o,
 
-  input  logic        retire_i        // an instruction retired this cycle
+  input  logic        retire_i,       // an instruction retired this cycle
+
+  // F extension: fcsr lives here; the FPU coprocessor reads frm and the
+  // FS state and ORs the flags of each completed operation into fflags.
+  input  logic [4:0]  fflags_set_i,
+  input  logic        fs_dirty_i,     // an F instruction changed F state
+  output logic [2:0]  frm_o,
+  output logic        fs_on_o         // mstatus.FS != Off: F instructions legal
 );
   logic        mie_q, mie_d;          // mstatus.MIE
+  logic [1:0]  fs_q, fs_d;            // mstatus.FS
+  logic [4:0]  fflags_q, fflags_d;
+  logic [2:0]  frm_q, frm_d;
   logic        mpie_q, mpie_d;        // mstatus.MPIE
   logic [31:0] mtvec_q, mtvec_d;
   logic [31:0] mscratch_q, mscratch_d;
@@ -52,7 +62,11 @@ module wse_pe_csr (
     logic [32:0] r;  // {unknown, value}
     r = {1'b0, 32'd0};
     unique case (addr)
-      wse_pe_pkg::CsrMstatus:   r[31:0] = {19'd0, 2'b11, 3'd0, mpie_q, 3'd0, mie_q, 3'd0};
+      wse_pe_pkg::CsrMstatus:   r[31:0] = {fs_q == 2'b11, 16'd0, fs_q, 2'b11, 3'd0, mpie_q, 3'd0,
+                                             mie_q, 3'd0};
+      wse_pe_pkg::CsrFflags:    r[31:0] = {27'd0, fflags_q};
+      wse_pe_pkg::CsrFrm:       r[31:0] = {29'd0, frm_q};
+      wse_pe_pkg::CsrFcsr:      r[31:0] = {24'd0, frm_q, fflags_q};
       wse_pe_pkg::CsrMisa:      r[31:0] = wse_pe_pkg::MisaValue;
       wse_pe_pkg::CsrMie:       r[31:0] = {20'd0, mie_en_q[2], 3'd0, mie_en_q[1], 3'd0, mie_en_q[0], 3'd0};
       wse_pe_pkg::CsrMtvec:     r[31:0] = mtvec_q;
@@ -85,7 +99,11 @@ module wse_pe_csr (
   logic csr_ro, mgmt_ro;
   assign csr_ro  = (csr_addr_i[11:10] == 2'b11);
   assign mgmt_ro = (mgmt_addr_i[11:10] == 2'b11);
-  assign csr_illegal_o = csr_rd[32] || (csr_write_i && csr_ro);
+  // fcsr and its fields are accessible only while mstatus.FS is not Off.
+  logic csr_fp;
+  assign csr_fp = (csr_addr_i == wse_pe_pkg::CsrFflags) || (csr_addr_i == wse_pe_pkg::CsrFrm) ||
+                  (csr_addr_i == wse_pe_pkg::CsrFcsr);
+  assign csr_illegal_o = csr_rd[32] || (csr_write_i && csr_ro) || (csr_fp && fs_q == 2'b00);
   assign mgmt_err_o    = mgmt_rd[32] || (mgmt_we_i && mgmt_ro);
 
   // One write per cycle: the instruction's, else the management port's.
@@ -113,6 +131,9 @@ module wse_pe_csr (
   always_comb begin
     mie_d      = mie_q;
     mpie_d     = mpie_q;
+    fs_d       = fs_dirty_i ? 2'b11 : fs_q;
+    fflags_d   = fflags_q | fflags_set_i;
+    frm_d      = frm_q;
     mtvec_d    = mtvec_q;
     mscratch_d = mscratch_q;
     mepc_d     = mepc_q;
@@ -128,6 +149,20 @@ module wse_pe_csr (
         wse_pe_pkg::CsrMstatus: begin
           mie_d  = wr_data[3];
           mpie_d = wr_data[7];
+          fs_d   = wr_data[14:13];
+        end
+        // A write to fcsr state marks it dirty, as any F state change does.
+        wse_pe_pkg::CsrFflags: begin
+          fflags_d = wr_data[4:0];
+          fs_d     = 2'b11;
+        end
+        wse_pe_pkg::CsrFrm: begin
+          frm_d = wr_data[2:0];
+          fs_d  = 2'b11;
+        end
+        wse_pe_pkg::CsrFcsr: begin
+          {frm_d, fflags_d} = wr_data[7:0];
+          fs_d              = 2'b11;
         end
         wse_pe_pkg::CsrMie:       mie_en_d  = {wr_data[11], wr_data[7], wr_data[3]};
         wse_pe_pkg::CsrMtvec:     mtvec_d   = {wr_data[31:2], 2'b00};  // direct mode only
@@ -160,6 +195,9 @@ module wse_pe_csr (
     if (!rst_ni) begin
       mie_q      <= 1'b0;
       mpie_q     <= 1'b0;
+      fs_q       <= 2'b00;
+      fflags_q   <= 5'd0;
+      frm_q      <= 3'd0;
       mtvec_q    <= wse_pe_pkg::BootAddr;
       mscratch_q <= 32'd0;
       mepc_q     <= 32'd0;
@@ -172,6 +210,9 @@ module wse_pe_csr (
     end else begin
       mie_q      <= mie_d;
       mpie_q     <= mpie_d;
+      fs_q       <= fs_d;
+      fflags_q   <= fflags_d;
+      frm_q      <= frm_d;
       mtvec_q    <= mtvec_d;
       mscratch_q <= mscratch_d;
       mepc_q     <= mepc_d;
@@ -184,6 +225,8 @@ module wse_pe_csr (
     end
   end
 
+  assign frm_o   = frm_q;
+  assign fs_on_o = (fs_q != 2'b00);
   assign mtvec_o = mtvec_q;
   assign mepc_o  = mepc_q;
 endmodule

@@ -59,6 +59,9 @@ package wse_pe_pkg;
   localparam logic [1:0] SizeWord = 2'd2;
 
   // ---- CSRs -------------------------------------------------------------------
+  localparam logic [11:0] CsrFflags    = 12'h001;  // F extension (fcsr fields)
+  localparam logic [11:0] CsrFrm       = 12'h002;
+  localparam logic [11:0] CsrFcsr      = 12'h003;
   localparam logic [11:0] CsrMstatus   = 12'h300;
   localparam logic [11:0] CsrMisa      = 12'h301;
   localparam logic [11:0] CsrMie       = 12'h304;
@@ -84,8 +87,8 @@ package wse_pe_pkg;
   localparam logic [11:0] CsrMimpid    = 12'hf13;
   localparam logic [11:0] CsrMhartid   = 12'hf14;
 
-  // misa: MXL = 1 (32-bit), extensions I and M.
-  localparam logic [31:0] MisaValue = 32'h4000_1100;
+  // misa: MXL = 1 (32-bit), extensions F, I and M.
+  localparam logic [31:0] MisaValue = 32'h4000_1120;
 
   // ---- Exception causes (mcause) --------------------------------------------
   localparam logic [4:0] ExcInstrMisaligned = 5'd0;

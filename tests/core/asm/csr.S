@@ -8,7 +8,7 @@
 main:
 	la	s0, begin_signature
 	csrr	t0, misa
-	li	t1, 0x40001100
+	li	t1, 0x40001120
 	li	s3, 0
 	bne	t0, t1, 1f
 	li	s3, 1			# s3 = 1 on the tile
@@ -107,7 +107,7 @@ main:
 	la	s0, tile_log
 
 	csrr	a3, misa
-	EXPECT	30, a3, 0x40001100
+	EXPECT	30, a3, 0x40001120
 	csrr	a3, mhartid		# the harness's default tile (0, 0)
 	EXPECT	31, a3, 0
 	csrr	a3, mip
@@ -171,13 +171,13 @@ main:
 	sub	a3, a3, a2
 	EXPECT	41, a3, 0
 	csrwi	mcountinhibit, 0
-	# mstatus: only MIE and MPIE are writable
+	# mstatus: only MIE, MPIE and FS are writable; SD reflects FS = Dirty
 	csrr	s1, mstatus
 	li	a1, 0xffffffff
 	csrw	mstatus, a1
 	csrr	a3, mstatus
 	csrw	mstatus, s1
-	EXPECT	42, a3, 0x1888
+	EXPECT	42, a3, 0x80007888
 
 done:	li	a0, 0
 	tail	wse_exit

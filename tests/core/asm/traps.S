@@ -2,7 +2,7 @@
 # mstatus.MIE/MPIE checked by the handler. Self-checking; the signature
 # ({mcause, mtval} per trap) is compared with QEMU. Cases that depend on the
 # absence of the C extension or on the tile's memory map run only on the
-# tile (misa == RV32IM); QEMU also performs misaligned loads and stores
+# tile (misa == RV32IMF); QEMU also performs misaligned loads and stores
 # in RAM instead of trapping, so those cases are tile-only too.
 	.option norvc
 	.text
@@ -18,7 +18,7 @@ main:
 	li	a0, 1
 	bne	t0, t1, fail
 	csrr	t0, misa
-	li	t1, 0x40001100
+	li	t1, 0x40001120
 	seqz	s3, zero
 	beq	t0, t1, 1f
 	li	s3, 0			# s3 = 1 on the tile, 0 on QEMU
