@@ -208,6 +208,7 @@ static int pump(struct wse_device *d, uint32_t tag, struct reply *rep,
 		long long deadline, int (*stop)(struct wse_device *, void *),
 		void *arg)
 {
+	int late_look = 0;
 	for (;;) {
 		struct wse_pkt p;
 		int r;
@@ -310,12 +311,20 @@ static int pump(struct wse_device *d, uint32_t tag, struct reply *rep,
 		}
 		if (stop && stop(d, arg))
 			return 0;
+		/* Past the deadline, look once more without waiting (so that a
+		 * zero time-out still takes what has arrived), then give up. */
 		long long left = deadline - wse_now_ms();
-		if (left <= 0)
-			return WSE_ERROR_TIMEOUT;
+		if (left <= 0) {
+			if (late_look)
+				return WSE_ERROR_TIMEOUT;
+			late_look = 1;
+			left = 0;
+		}
 		size_t avail;
 		uint8_t *sp = wse_rx_space(&d->rx, &avail);
 		int n = d->ops->recv(d->t, sp, avail, (int)left);
+		if (n == WSE_ERROR_TIMEOUT)
+			continue; /* the deadline check above decides */
 		if (n < 0)
 			return link_error(d, n);
 		wse_rx_commit(&d->rx, (size_t)n);
@@ -334,8 +343,13 @@ static int transact(struct wse_device *d, uint8_t op, const void *pl,
 	long long deadline = wse_now_ms() + timeout_ms;
 	uint32_t tag = new_tag(d);
 	int r = send_frame(d, op, tag, pl, len, timeout_ms);
-	if (!r)
+	if (!r) {
 		r = pump(d, tag, rep, deadline, NULL, NULL);
+		/* Whatever went wrong, an answer that still comes for this tag
+		 * is a late one. */
+		if (r && r != WSE_ERROR_NO_DEVICE)
+			retire(d, tag);
+	}
 	if (r == WSE_ERROR_TIMEOUT) {
 		d->st.timeouts++;
 		retire(d, tag);

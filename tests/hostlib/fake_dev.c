@@ -144,6 +144,10 @@ static int send_pkt(struct fake_dev *f, int fd, uint8_t op, uint8_t flags,
 		return 0;
 	if (mode == FAKE_HANG_UP)
 		return -1;
+	if (mode == FAKE_BUSY && (flags & WSE_FLAG_RESPONSE)) {
+		p.status = WSE_ST_BUSY;
+		p.length = 0;
+	}
 	if (mode == FAKE_BAD_VERSION && (flags & WSE_FLAG_RESPONSE)) {
 		struct wse_wire_version v = {2, 0, WSE_PROTO_MAJOR,
 					     WSE_PROTO_MINOR};

@@ -22,6 +22,7 @@ enum fake_mode {
 	FAKE_BAD_PCRC,     /* corrupt the payload CRC of every answer */
 	FAKE_LATE,         /* answer after late_ms */
 	FAKE_HANG_UP,      /* close the connection on the next request */
+	FAKE_BUSY,         /* answer everything BUSY (device in use) */
 };
 
 /* Putchar register of the mock: a REG_WRITE here emits a CONSOLE event

@@ -15,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <errno.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -145,9 +148,83 @@ static int session(const char *uri_args)
 	return op_count;
 }
 
+static int open_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* A short session over a spawned simulator (sim:board=). */
+static int spawn_session(const char *args)
+{
+	wse_device *d = NULL;
+	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 300,
+				  .open_timeout_ms = 3000};
+	op_count = 0;
+	injected = dead_injected = 0;
+	int r = wse_open_ops(&d, &fault_ops, args, &o);
+	if (r) {
+		ok_or_injected(r, __LINE__, 0);
+		assert_null(d);
+		return op_count;
+	}
+	uint8_t buf[256], rd[256];
+	memset(buf, 0x3C, sizeof(buf));
+	CHECK(wse_ping(d, "ping", 4));
+	CHECK(wse_mem_write(d, 1, 0, 0x80000000u, buf, sizeof(buf)));
+	CHECK(wse_mem_read(d, 1, 0, 0x80000000u, rd, sizeof(rd)));
+	wse_close(d);
+	return op_count;
+}
+
+/* After a session: no child process left behind, running or zombie. */
+static void assert_no_children(void)
+{
+	errno = 0;
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+static void test_sweep_spawn(void **s)
+{
+	(void)s;
+	if (!getenv("WSEMU_SIM"))
+		skip();
+	static const int errs[] = {WSE_ERROR_IO, WSE_ERROR_TIMEOUT,
+				   WSE_ERROR_NO_DEVICE};
+	int fds = open_fds(), k, runs = 0;
+	fail_at = 0;
+	int total = spawn_session("board=sim-2x2");
+	assert_true(total >= 5);
+	assert_no_children();
+	for (k = 1; k < 10000; k++) {
+		int any = 0;
+		for (int e = 0; e < 3; e++) {
+			fail_at = k;
+			fail_err = errs[e];
+			spawn_session("board=sim-2x2");
+			assert_no_children();
+			runs++;
+			any |= injected;
+		}
+		if (!any)
+			break;
+	}
+	assert_int_equal(open_fds(), fds);
+	printf("spawn fault sweep: %d operations per session, %d sessions, no fd or child left\n",
+	       total, runs);
+}
+
 static void test_sweep(void **s)
 {
 	(void)s;
+	int fds = open_fds();
 	struct fake_dev *f = fake_dev_start(sock, dtb);
 	assert_non_null(f);
 	char args[160];
@@ -173,9 +250,10 @@ static void test_sweep(void **s)
 			break;
 	}
 	assert_true(k > total / 2);
-	printf("fault sweep: %d operations per session, %d faulty sessions\n",
-	       total, runs);
 	fake_dev_stop(f);
+	assert_int_equal(open_fds(), fds);
+	printf("fault sweep: %d operations per session, %d sessions, no fd left\n",
+	       total, runs);
 }
 
 int main(void)
@@ -187,7 +265,8 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(sock, sizeof(sock), "%s/dev.sock", dir);
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_sweep)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_sweep),
+					   cmocka_unit_test(test_sweep_spawn)};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	unlink(sock);
 	rmdir(dir);

@@ -174,6 +174,7 @@ static void test_streams(void **state)
 	assert_int_equal(wse_stream_in(x->d, c, 2), 0);
 	/* No credits yet: nothing may arrive. */
 	assert_int_equal(wse_stream_out(x->d, WSE_EAST, 0, got, N, 50), WSE_ERROR_TIMEOUT);
+	assert_int_equal(wse_stream_out(x->d, WSE_EAST, 0, got, N, 0), WSE_ERROR_TIMEOUT);
 	assert_int_equal(wse_stream_credit(x->d, WSE_EAST, 0, 1000), 0);
 	int k = 0;
 	while (k < 1000) {
@@ -318,6 +319,9 @@ static void test_open_errors(void **state)
 	/* Another major version: refused at open. */
 	fake_dev_set_mode(f, FAKE_BAD_VERSION, 0);
 	assert_int_equal(wse_open(&d, u, &o), WSE_ERROR_VERSION);
+	/* Device in use by another host. */
+	fake_dev_set_mode(f, FAKE_BUSY, 0);
+	assert_int_equal(wse_open(&d, u, &o), WSE_ERROR_BUSY);
 	/* Silent device: open times out. */
 	fake_dev_set_mode(f, FAKE_SILENT, 0);
 	assert_int_equal(wse_open(&d, u, &o), WSE_ERROR_TIMEOUT);
