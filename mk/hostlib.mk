@@ -108,6 +108,12 @@ test-hostlib: $(addprefix $(HL_T)/,$(HL_TESTS)) $(addprefix $(HL_T)/san/,$(HL_TE
 	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=1 $(HL_T)/test_faults > $(HL_T)/valgrind.log 2>&1 || \
 		{ cat $(HL_T)/valgrind.log; exit 1; }; tail -3 $(HL_T)/valgrind.log; \
+	echo "--- wse_wire.h freestanding (host, rv32), wsehost.h as C++"; \
+	$(CC) -std=c11 -ffreestanding -nostdinc $(HL_WARN) -pedantic -Iinclude -c -o /dev/null tests/hostlib/wire_freestanding.c; \
+	if command -v riscv64-unknown-elf-gcc > /dev/null; then \
+		riscv64-unknown-elf-gcc -march=rv32imf -mabi=ilp32f -std=c11 -ffreestanding -nostdinc \
+			$(HL_WARN) -pedantic -Iinclude -c -o /dev/null tests/hostlib/wire_freestanding.c; fi; \
+	$${CXX:-g++} -std=c++11 -Wall -Wextra -Werror -fsyntax-only -x c++ host-lib/include/wsehost.h; \
 	echo "--- exports and SONAME"; \
 	readelf -d $(HL_SO) | grep -q 'SONAME.*\[$(HL_SONAME)\]'; \
 	nm -D --defined-only $(HL_SO) | awk '$$2 == "T" {print $$3}' | sed 's/@.*//' | sort > $(HL_T)/exports.txt; \

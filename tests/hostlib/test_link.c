@@ -344,6 +344,47 @@ static void test_open_errors(void **state)
 	assert_null(fake_dev_start(sock, bad_dtb)); /* the mock refuses too */
 }
 
+/* Silent by default; WSE_DEBUG sends messages to stderr. */
+static void test_debug_env(void **state)
+{
+	(void)state;
+	char path[160], u[200], text[4096];
+	snprintf(path, sizeof(path), "%s/stderr.txt", dir);
+	snprintf(u, sizeof(u), "sim:attach=%s", sock);
+	struct fake_dev *f = fake_dev_start(sock, dtb);
+	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 100};
+	for (int pass = 0; pass < 2; pass++) {
+		fflush(stderr);
+		int saved = dup(2);
+		FILE *fp = fopen(path, "w+");
+		dup2(fileno(fp), 2);
+		if (pass)
+			setenv("WSE_DEBUG", "4", 1);
+		else
+			unsetenv("WSE_DEBUG");
+		wse_device *d;
+		assert_int_equal(wse_open(&d, u, &o), 0);
+		fake_dev_set_mode(f, FAKE_SILENT, 0);
+		assert_int_equal(wse_ping(d, "q", 1), WSE_ERROR_TIMEOUT);
+		fake_dev_set_mode(f, FAKE_NORMAL, 0);
+		wse_close(d);
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		rewind(fp);
+		size_t n = fread(text, 1, sizeof(text) - 1, fp);
+		text[n] = 0;
+		fclose(fp);
+		if (!pass)
+			assert_int_equal(n, 0);
+		else
+			assert_non_null(strstr(text, "libwsehost warning: PING tag"));
+	}
+	unsetenv("WSE_DEBUG");
+	unlink(path);
+	fake_dev_stop(f);
+}
+
 static void test_spawn(void **state)
 {
 	(void)state;
@@ -393,6 +434,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dies_mid_reply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hang_up, setup, teardown),
 		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_debug_env),
 		cmocka_unit_test(test_spawn),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
