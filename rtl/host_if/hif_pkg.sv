@@ -3,6 +3,9 @@
 // (WSE_OP_MEM_READ -> OpMemRead). tests/host_if/check_wire.py checks that
 // the two agree.
 package hif_pkg;
+  // A block uses the constants it needs; the rest are here to mirror the
+  // header completely.
+  /* verilator lint_off UNUSEDPARAM */
   localparam int unsigned ProtoMagic             = 32'h4C455357;  // WSE_PROTO_MAGIC
   localparam int unsigned ProtoMajor             = 1;  // WSE_PROTO_MAJOR
   localparam int unsigned ProtoMinor             = 0;  // WSE_PROTO_MINOR
@@ -125,4 +128,5 @@ package hif_pkg;
   localparam int unsigned FlashOffOffset         = 0;  // WSE_FLASH_OFF_OFFSET
   localparam int unsigned FlashOffLen            = 4;  // WSE_FLASH_OFF_LEN
   localparam int unsigned FlashVerifyBytes       = 16;  // WSE_FLASH_VERIFY_BYTES
+  /* verilator lint_on UNUSEDPARAM */
 endpackage
