@@ -23,8 +23,11 @@ HL_A     := $(HL_DIR)/libwsehost.a
 HL_A_SAN := $(HL_DIR)/san/libwsehost.a
 HL_OBJS  := $(patsubst host-lib/src/%.c,$(HL_DIR)/obj/%.o,$(HL_SRCS))
 HL_OBJS_SAN := $(patsubst host-lib/src/%.c,$(HL_DIR)/san/%.o,$(HL_SRCS))
+HL_OBJS_TSAN := $(patsubst host-lib/src/%.c,$(HL_DIR)/tsan/%.o,$(HL_SRCS))
+HL_A_TSAN := $(HL_DIR)/tsan/libwsehost.a
+HL_TSAN  := -fsanitize=thread -fno-omit-frame-pointer
 HL_T     := $(HL_DIR)/tests
-HL_TESTS := test_codec test_dtb test_link test_faults
+HL_TESTS := test_codec test_dtb test_link test_faults test_threads
 HL_TSRC_COMMON := tests/hostlib/fake_dev.c
 HL_BOARD_DTBS := $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/$(b).dtb)
 PREFIX   ?= /usr/local
@@ -44,6 +47,14 @@ $(HL_DIR)/obj/%.o: host-lib/src/%.c $(HL_HDRS) | deps
 $(HL_DIR)/san/%.o: host-lib/src/%.c $(HL_HDRS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(HL_CFLAGS) $(HL_SAN) -c -o $@ $<
+
+$(HL_DIR)/tsan/%.o: host-lib/src/%.c $(HL_HDRS) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(HL_CFLAGS) $(HL_TSAN) -c -o $@ $<
+
+$(HL_A_TSAN): $(HL_OBJS_TSAN)
+	@rm -f $@
+	ar rcs $@ $^
 
 $(HL_SO): $(HL_OBJS) host-lib/libwsehost.map
 	$(CC) -shared -Wl,-soname,$(HL_SONAME) -Wl,--version-script=host-lib/libwsehost.map \
@@ -85,6 +96,10 @@ $(HL_T)/san/%: tests/hostlib/%.c $(HL_TSRC_COMMON) tests/hostlib/fake_dev.h $(HL
 	@mkdir -p $(dir $@)
 	$(CC) $(HL_TCFLAGS) $(HL_SAN) -o $@ $< $(HL_TSRC_COMMON) $(HL_A_SAN) -lcmocka $(HL_LIBS)
 
+$(HL_T)/tsan/%: tests/hostlib/%.c $(HL_TSRC_COMMON) tests/hostlib/fake_dev.h $(HL_A_TSAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(HL_TCFLAGS) $(HL_TSAN) -o $@ $< $(HL_TSRC_COMMON) $(HL_A_TSAN) -lcmocka $(HL_LIBS)
+
 $(HL_T)/fake-wsemu-sim: tests/hostlib/fake_wsemu_sim.c $(HL_TSRC_COMMON) tests/hostlib/fake_dev.h $(HL_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(HL_TCFLAGS) -o $@ $< $(HL_TSRC_COMMON) $(HL_A) $(HL_LIBS)
@@ -98,12 +113,14 @@ $(HL_T)/fuzz_link: $(HL_FUZZ_SRCS) $(HL_HDRS) | deps
 HL_EX := $(HL_T)/example-install
 
 test-hostlib: $(addprefix $(HL_T)/,$(HL_TESTS)) $(addprefix $(HL_T)/san/,$(HL_TESTS)) \
-		$(HL_T)/fake-wsemu-sim $(HL_T)/fuzz_link $(HL_SO) $(HL_BOARD_DTBS)
+		$(HL_T)/tsan/test_threads $(HL_T)/fake-wsemu-sim $(HL_T)/fuzz_link $(HL_SO) $(HL_BOARD_DTBS)
 	@set -e; export WSE_TEST_BOARDS=$(BUILD)/boards WSEMU_SIM=$(abspath $(HL_T)/fake-wsemu-sim) \
 		FAKE_DTB_DIR=$(abspath $(BUILD)/boards) TMPDIR=$${TMPDIR:-/tmp}; \
 	for t in $(HL_TESTS); do echo "--- $$t"; $(HL_T)/$$t; done; \
 	for t in $(HL_TESTS); do echo "--- $$t (ASan+UBSan)"; \
 		ASAN_OPTIONS=detect_leaks=1 $(HL_T)/san/$$t; done; \
+	echo "--- test_threads (TSan)"; \
+	TSAN_OPTIONS=halt_on_error=1 $(HL_T)/tsan/test_threads; \
 	echo "--- test_faults (valgrind)"; \
 	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=1 $(HL_T)/test_faults > $(HL_T)/valgrind.log 2>&1 || \
