@@ -204,9 +204,9 @@ static void on_console(struct wse_device *d, const struct wse_pkt *p)
  * Returns the response's library error (0 for WSE_ST_OK, payload copied to
  * rep), TIMEOUT, NO_DEVICE, IO, or a protocol error about our response.
  */
-static int pump(struct wse_device *d, uint32_t tag, struct reply *rep,
-		long long deadline, int (*stop)(struct wse_device *, void *),
-		void *arg)
+static int pump(struct wse_device *d, uint32_t tag, uint8_t op,
+		struct reply *rep, long long deadline,
+		int (*stop)(struct wse_device *, void *), void *arg)
 {
 	int late_look = 0;
 	for (;;) {
@@ -272,6 +272,14 @@ static int pump(struct wse_device *d, uint32_t tag, struct reply *rep,
 			}
 			/* Our response, intact. */
 			d->st.rx_packets++;
+			if (p.opcode != op) {
+				d->st.bad_packets++;
+				wse_log(&d->log, WSE_LOG_WARNING,
+					"response to %s tag %u has opcode %s",
+					wse_opcode_name(op), tag,
+					wse_opcode_name(p.opcode));
+				return WSE_ERROR_MALFORMED;
+			}
 			if (p.status == WSE_ST_VERSION) {
 				struct wse_wire_version v;
 				if (!wse_version_decode(p.payload, p.length, &v))
@@ -344,7 +352,7 @@ static int transact(struct wse_device *d, uint8_t op, const void *pl,
 	uint32_t tag = new_tag(d);
 	int r = send_frame(d, op, tag, pl, len, timeout_ms);
 	if (!r) {
-		r = pump(d, tag, rep, deadline, NULL, NULL);
+		r = pump(d, tag, op, rep, deadline, NULL, NULL);
 		/* Whatever went wrong, an answer that still comes for this tag
 		 * is a late one. */
 		if (r && r != WSE_ERROR_NO_DEVICE)
@@ -547,8 +555,10 @@ int wse_get_link_stats(wse_device *d, struct wse_link_stats *st)
 		return WSE_ERROR_INVALID_PARAM;
 	size_t n = st->size < sizeof(d->st) ? st->size : sizeof(d->st);
 	pthread_mutex_lock(&d->lock);
-	d->st.resync_bytes = d->rx.resync_bytes;
-	memcpy((char *)st + sizeof(size_t), (char *)&d->st + sizeof(size_t),
+	struct wse_link_stats all = d->st;
+	all.resync_bytes = d->rx.resync_bytes;
+	all.bad_packets += d->rx.bad_packets; /* dropped by the framing */
+	memcpy((char *)st + sizeof(size_t), (char *)&all + sizeof(size_t),
 	       n - sizeof(size_t));
 	pthread_mutex_unlock(&d->lock);
 	return 0;
@@ -903,7 +913,7 @@ int wse_stream_out(wse_device *d, unsigned edge, unsigned row, uint64_t *buf,
 		if (d->dead)
 			r = WSE_ERROR_NO_DEVICE;
 		else
-			r = pump(d, 0, NULL,
+			r = pump(d, 0, 0, NULL,
 				 wse_now_ms() + (timeout_ms < 0 ? d->timeout_ms
 								: timeout_ms),
 				 have_data, &idx);

@@ -144,6 +144,8 @@ static int send_pkt(struct fake_dev *f, int fd, uint8_t op, uint8_t flags,
 		return 0;
 	if (mode == FAKE_HANG_UP)
 		return -1;
+	if (mode == FAKE_WRONG_OPCODE && (flags & WSE_FLAG_RESPONSE))
+		p.opcode = op == WSE_OP_PING ? WSE_OP_RESET : WSE_OP_PING;
 	if (mode == FAKE_BUSY && (flags & WSE_FLAG_RESPONSE)) {
 		p.status = WSE_ST_BUSY;
 		p.length = 0;

@@ -23,6 +23,7 @@ enum fake_mode {
 	FAKE_LATE,         /* answer after late_ms */
 	FAKE_HANG_UP,      /* close the connection on the next request */
 	FAKE_BUSY,         /* answer everything BUSY (device in use) */
+	FAKE_WRONG_OPCODE, /* answer with another request's opcode */
 };
 
 /* Putchar register of the mock: a REG_WRITE here emits a CONSOLE event

@@ -265,6 +265,11 @@ static void test_garbage_and_crc(void **state)
 	assert_true(st.resync_bytes >= 20 * 17);
 	fake_dev_set_mode(x->f, FAKE_BAD_PCRC, 0);
 	assert_int_equal(wse_reg_read(x->d, 0, 0, 0, &v), WSE_ERROR_PAYLOAD_CRC);
+	fake_dev_set_mode(x->f, FAKE_WRONG_OPCODE, 0);
+	assert_int_equal(wse_reg_read(x->d, 0, 0, 0, &v), WSE_ERROR_MALFORMED);
+	assert_int_equal(wse_ping(x->d, "p", 1), WSE_ERROR_MALFORMED);
+	assert_int_equal(wse_get_link_stats(x->d, &st), 0);
+	assert_true(st.bad_packets >= 2);
 	fake_dev_set_mode(x->f, FAKE_NORMAL, 0);
 	assert_int_equal(wse_reg_read(x->d, 0, 0, 0, &v), 0);
 }
