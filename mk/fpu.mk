@@ -29,19 +29,25 @@ FPU_SEED        ?= 1
 
 lint-fpu: | deps
 	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt $(FPU_RTL) --top-module fpu
+	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt $(FPU_RTL) --top-module fpu \
+	  -GRoundStage=1\'b1 -GDivIterPerCycle=1
 
 $(FPU_DIR)/fpu_host_check: tests/fpu/fpu_host_check.c $(FPU_MODEL) $(FPU_MODEL_H) | deps
 	@mkdir -p $(dir $@)
 	$(FPU_HOSTCC) -o $@ tests/fpu/fpu_host_check.c $(FPU_MODEL)
 
-$(FPU_DIR)/obj/tb_fpu: $(FPU_RTL) tests/fpu/tb_fpu.cpp $(FPU_MODEL) $(FPU_MODEL_H) | deps
-	@mkdir -p $(FPU_DIR)
+# Testbench builds: obj/ is the default configuration; obj-alt/ has the
+# register before the rounder and one div/sqrt digit per cycle.
+FPU_TB_VFLAGS_obj     :=
+FPU_TB_VFLAGS_obj-alt := -GRoundStage=1\'b1 -GDivIterPerCycle=1
+$(FPU_DIR)/%/tb_fpu: $(FPU_RTL) tests/fpu/tb_fpu.cpp $(FPU_MODEL) $(FPU_MODEL_H) | deps
+	@mkdir -p $(FPU_DIR)/$*
 	verilator --cc --exe --build -j $(JOBS) --assert --coverage-user \
-	  --x-assign unique --x-initial unique -Wno-fatal -Irtl/prim \
-	  -Mdir $(FPU_DIR)/obj --top-module fpu -CFLAGS "-O2 -I$(TOP)/tests/fpu" \
+	  --x-assign unique --x-initial unique -Wno-fatal -Irtl/prim $(FPU_TB_VFLAGS_$*) \
+	  -Mdir $(FPU_DIR)/$* --top-module fpu -CFLAGS "-O2 -I$(TOP)/tests/fpu" \
 	  -o tb_fpu rtl/lint.vlt $(FPU_RTL) \
-	  $(TOP)/tests/fpu/tb_fpu.cpp $(addprefix $(TOP)/,$(FPU_MODEL)) >$(FPU_DIR)/build.log 2>&1 \
-	  || { tail -40 $(FPU_DIR)/build.log; false; }
+	  $(TOP)/tests/fpu/tb_fpu.cpp $(addprefix $(TOP)/,$(FPU_MODEL)) >$(FPU_DIR)/$*/build.log 2>&1 \
+	  || { tail -40 $(FPU_DIR)/$*/build.log; false; }
 
 test-fpu-host: $(FPU_DIR)/fpu_host_check
 	$(FPU_DIR)/fpu_host_check $(FPU_HOST_N) $(FPU_SEED) > $(FPU_DIR)/host_check.log \
@@ -75,7 +81,7 @@ test-fpu-qemu: $(FPU_DIR)/fpu_qemu_cases
 
 test-fpu: test-fpu-host test-fpu-tb test-fpu-qemu
 
-test-fpu-full: $(FPU_DIR)/fpu_host_check $(FPU_DIR)/obj/tb_fpu
+test-fpu-full: $(FPU_DIR)/fpu_host_check $(FPU_DIR)/obj/tb_fpu $(FPU_DIR)/obj-alt/tb_fpu
 	$(FPU_DIR)/fpu_host_check $(FPU_HOST_FULL_N) 7 > $(FPU_DIR)/host_check_full.log \
 	  || { cat $(FPU_DIR)/host_check_full.log; false; }
 	@tail -1 $(FPU_DIR)/host_check_full.log
@@ -84,17 +90,25 @@ test-fpu-full: $(FPU_DIR)/fpu_host_check $(FPU_DIR)/obj/tb_fpu
 	  || { cat $(FPU_DIR)/tb_full.log; false; }
 	@cat $(FPU_DIR)/tb_full.log
 	tests/fpu/check-cover.sh $(FPU_DIR)/cov_full.dat
+	$(FPU_DIR)/obj-alt/tb_fpu --n 100000 --seed 8 --cov $(FPU_DIR)/cov_alt.dat \
+	  > $(FPU_DIR)/tb_alt.log || { cat $(FPU_DIR)/tb_alt.log; false; }
+	@grep -E '^(coverage|tb_fpu):' $(FPU_DIR)/tb_alt.log
+	tests/fpu/check-cover.sh $(FPU_DIR)/cov_alt.dat
+	$(FPU_DIR)/obj-alt/tb_fpu --bench | grep BENCH | sed 's/^BENCH/alt:/'
 	$(MAKE) --no-print-directory test-fpu-qemu FPU_QEMU_N=2000 FPU_SEED=7
 
 synth-fpu: | deps
 	tests/fpu/fpu-synth.sh $(FPU_DIR)/synth $(FPU_RTL)
+	FPU_CHPARAM="-set RoundStage 1" tests/fpu/fpu-synth.sh $(FPU_DIR)/synth-roundstage $(FPU_RTL)
 
 bench-fpu: $(FPU_DIR)/obj/tb_fpu | deps
-	@test -s $(FPU_DIR)/synth/synth-report.txt || $(MAKE) --no-print-directory synth-fpu >/dev/null
+	@test -s $(FPU_DIR)/synth-roundstage/synth-report.txt || $(MAKE) --no-print-directory synth-fpu >/dev/null
 	@$(FPU_DIR)/obj/tb_fpu --bench
 	@awk '$$1 == "cells" && $$2 ~ /^[0-9]+$$/ {print "BENCH fpu.cells " $$2} \
 	  /^longest path/ {print "BENCH fpu.longest_path_levels " $$3}' \
 	  $(FPU_DIR)/synth/synth-report.txt
+	@awk '/^longest path/ {print "BENCH fpu.longest_path_levels_roundstage " $$3}' \
+	  $(FPU_DIR)/synth-roundstage/synth-report.txt
 
 DEB_PKGS         += qemu-system-misc gcc-riscv64-unknown-elf
 LINT_STAGES      += lint-fpu
