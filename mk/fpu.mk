@@ -129,9 +129,9 @@ $(CORE_TB_PE) $(CORE_TB_PE_BENCH): rtl/pe/fpu/fpu_pkg.sv $(FPU_COP_RTL)
 # signature through the core's harness: fcsr.S (CSR forms, flag
 # accumulation, dynamic rounding, illegal encodings, flw/fsw, all F
 # registers), fkernel.c (compiled float C: fmadd dot products, division,
-# square root, conversions) and fisa-SEED (every F instruction in every
+# square root, conversions), fisa-SEED (every F instruction in every
 # rounding mode, static and dynamic, on FPU_ISA_N generated cases per
-# operation and mode).
+# operation and mode) and frand-N-SEED (random F instruction streams).
 FPU_ISA_DIR   := $(FPU_DIR)/isa
 FPU_ISA_N     ?= 6
 FPU_ISA_SEEDS      := 1 2 3 4
@@ -139,8 +139,26 @@ FPU_ISA_SEEDS_FULL := $(shell seq 100 139)
 FPU_RV_CFLAGS := -march=rv32imf_zicsr_zifencei -mabi=ilp32f -O2 -g -include wse_cfg.h \
 	-ffreestanding -fno-builtin -nostdlib -nostartfiles -Wall -Wextra -Werror \
 	-Ifirmware/runtime -I$(CORE_CFG)
-FPU_ISA_ELFS      := $(FPU_ISA_DIR)/fcsr.elf $(FPU_ISA_DIR)/fkernel.elf $(foreach s,$(FPU_ISA_SEEDS),$(FPU_ISA_DIR)/fisa-$(s).elf)
-FPU_ISA_ELFS_FULL := $(foreach s,$(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/fisa-$(s).elf)
+FPU_RAND_N          := 800
+FPU_RAND_SEEDS      := 1 2 3 4 5 6
+FPU_RAND_SEEDS_FULL := $(shell seq 100 199)
+FPU_ISA_ELFS      := $(FPU_ISA_DIR)/fcsr.elf $(FPU_ISA_DIR)/fkernel.elf \
+	$(foreach s,$(FPU_ISA_SEEDS),$(FPU_ISA_DIR)/fisa-$(s).elf) \
+	$(foreach s,$(FPU_RAND_SEEDS),$(FPU_ISA_DIR)/frand-$(FPU_RAND_N)-$(s).elf)
+FPU_ISA_ELFS_FULL := $(foreach s,$(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/fisa-$(s).elf) \
+	$(foreach s,$(FPU_RAND_SEEDS_FULL),$(FPU_ISA_DIR)/frand-1100-$(s).elf)
+
+# Random F instruction streams: frand-N-SEED has N instructions.
+$(FPU_DIR)/fpu_rvgen: tests/fpu/fpu_rvgen.c $(FPU_MODEL) $(FPU_MODEL_H) | deps
+	@mkdir -p $(dir $@)
+	$(FPU_HOSTCC) -o $@ tests/fpu/fpu_rvgen.c $(FPU_MODEL)
+
+$(FPU_ISA_DIR)/frand-%.S: $(FPU_DIR)/fpu_rvgen
+	@mkdir -p $(dir $@)
+	$(FPU_DIR)/fpu_rvgen $(word 1,$(subst -, ,$*)) $(word 2,$(subst -, ,$*)) > $@
+
+$(FPU_ISA_DIR)/frand-%.elf: $(FPU_ISA_DIR)/frand-%.S $(CORE_RT_DEPS)
+	$(RV_CC) $(FPU_RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
 
 $(FPU_ISA_DIR)/cases-%/fpu_cases.h: $(FPU_DIR)/fpu_qemu_cases
 	@mkdir -p $(dir $@)
@@ -166,6 +184,7 @@ test-fpu-isa: $(CORE_TB_PE) $(FPU_ISA_ELFS)
 test-fpu-isa-full: $(CORE_TB_PE) $(FPU_ISA_ELFS_FULL)
 	tests/core/compare.sh $(FPU_ISA_DIR)/run-full $(CORE_TB_PE) $(FPU_ISA_ELFS_FULL)
 
-.SECONDARY: $(foreach s,$(FPU_ISA_SEEDS) $(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/cases-$(s)/fpu_cases.h)
+.SECONDARY: $(foreach s,$(FPU_ISA_SEEDS) $(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/cases-$(s)/fpu_cases.h) \
+	$(patsubst %.elf,%.S,$(filter $(FPU_ISA_DIR)/frand-%,$(FPU_ISA_ELFS) $(FPU_ISA_ELFS_FULL)))
 TEST_STAGES      += test-fpu-isa
 TEST_FULL_STAGES += test-fpu-isa-full
