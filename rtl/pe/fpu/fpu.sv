@@ -342,12 +342,40 @@ module fpu #(
 
   if (RoundStage) begin : g_round_stage
     logic                   s2_valid_q, s2_bypass_q, s2_sign_q, s2_sticky_q, s2_zero_q;
-    logic [2:0]             s2_rm_q;
-    logic [TagW-1:0]        s2_tag_q;
-    logic [31:0]            s2_res_q;
-    logic [4:0]             s2_flags_q;
-    logic signed [ExpW-1:0] s2_exp_q;
-    logic [RndW-1:0]        s2_mant_q;
+    logic                   s2_valid_d, s2_bypass_d, s2_sign_d, s2_sticky_d, s2_zero_d;
+    logic [2:0]             s2_rm_q, s2_rm_d;
+    logic [TagW-1:0]        s2_tag_q, s2_tag_d;
+    logic [31:0]            s2_res_q, s2_res_d;
+    logic [4:0]             s2_flags_q, s2_flags_d;
+    logic signed [ExpW-1:0] s2_exp_q, s2_exp_d;
+    logic [RndW-1:0]        s2_mant_q, s2_mant_d;
+
+    always_comb begin
+      s2_valid_d  = s2_valid_q;
+      s2_bypass_d = s2_bypass_q;
+      s2_sign_d   = s2_sign_q;
+      s2_sticky_d = s2_sticky_q;
+      s2_zero_d   = s2_zero_q;
+      s2_rm_d     = s2_rm_q;
+      s2_tag_d    = s2_tag_q;
+      s2_res_d    = s2_res_q;
+      s2_flags_d  = s2_flags_q;
+      s2_exp_d    = s2_exp_q;
+      s2_mant_d   = s2_mant_q;
+      if (adv) begin
+        s2_valid_d  = s1_valid_q;
+        s2_bypass_d = (s1_kind_q == KindBypass);
+        s2_sign_d   = rn_sign;
+        s2_sticky_d = rn_sticky;
+        s2_zero_d   = rn_zero;
+        s2_rm_d     = s1_rm_q;
+        s2_tag_d    = s1_tag_q;
+        s2_res_d    = s1_res_q;
+        s2_flags_d  = s1_flags_q;
+        s2_exp_d    = rn_exp;
+        s2_mant_d   = rn_mant;
+      end
+    end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -362,18 +390,18 @@ module fpu #(
         s2_flags_q  <= '0;
         s2_exp_q    <= '0;
         s2_mant_q   <= '0;
-      end else if (adv) begin
-        s2_valid_q  <= s1_valid_q;
-        s2_bypass_q <= (s1_kind_q == KindBypass);
-        s2_sign_q   <= rn_sign;
-        s2_sticky_q <= rn_sticky;
-        s2_zero_q   <= rn_zero;
-        s2_rm_q     <= s1_rm_q;
-        s2_tag_q    <= s1_tag_q;
-        s2_res_q    <= s1_res_q;
-        s2_flags_q  <= s1_flags_q;
-        s2_exp_q    <= rn_exp;
-        s2_mant_q   <= rn_mant;
+      end else begin
+        s2_valid_q  <= s2_valid_d;
+        s2_bypass_q <= s2_bypass_d;
+        s2_sign_q   <= s2_sign_d;
+        s2_sticky_q <= s2_sticky_d;
+        s2_zero_q   <= s2_zero_d;
+        s2_rm_q     <= s2_rm_d;
+        s2_tag_q    <= s2_tag_d;
+        s2_res_q    <= s2_res_d;
+        s2_flags_q  <= s2_flags_d;
+        s2_exp_q    <= s2_exp_d;
+        s2_mant_q   <= s2_mant_d;
       end
     end
 
