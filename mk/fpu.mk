@@ -34,7 +34,7 @@ lint-fpu: | deps
 
 $(FPU_DIR)/fpu_host_check: tests/fpu/fpu_host_check.c $(FPU_MODEL) $(FPU_MODEL_H) | deps
 	@mkdir -p $(dir $@)
-	$(FPU_HOSTCC) -o $@ tests/fpu/fpu_host_check.c $(FPU_MODEL)
+	$(FPU_HOSTCC) -o $@ tests/fpu/fpu_host_check.c $(FPU_MODEL) -lm
 
 # Testbench builds: obj/ is the default configuration; obj-alt/ has the
 # register before the rounder and one div/sqrt digit per cycle.
@@ -52,7 +52,7 @@ $(FPU_DIR)/%/tb_fpu: $(FPU_RTL) tests/fpu/tb_fpu.cpp $(FPU_MODEL) $(FPU_MODEL_H)
 test-fpu-host: $(FPU_DIR)/fpu_host_check
 	$(FPU_DIR)/fpu_host_check $(FPU_HOST_N) $(FPU_SEED) > $(FPU_DIR)/host_check.log \
 	  || { cat $(FPU_DIR)/host_check.log; false; }
-	@tail -1 $(FPU_DIR)/host_check.log
+	@tail -2 $(FPU_DIR)/host_check.log
 
 test-fpu-tb: $(FPU_DIR)/obj/tb_fpu
 	$(FPU_DIR)/obj/tb_fpu --n $(FPU_TEST_N) --seed $(FPU_SEED) --cov $(FPU_DIR)/cov.dat \
