@@ -59,3 +59,14 @@ test-fabric-rtl-mesh-smoke: $(FABRIC_RTL_OBJ)/mesh/tb_mesh_smoke
 
 TEST_STAGES      += test-fabric-rtl-smoke
 TEST_FULL_STAGES += test-fabric-rtl-mesh-smoke
+
+# ---------------------------------------------------------------------------
+# Formal: FIFO, credit counter and arbiter by BMC and k-induction
+# (yosys-smtbmc, z3); every bug-injection define must be caught.
+# ---------------------------------------------------------------------------
+.PHONY: formal-fabric
+formal-fabric:
+	tests/fabric-rtl/formal/run-formal.sh $(BUILD)/formal-fabric
+
+FORMAL_STAGES += formal-fabric
+TEST_STAGES   += formal-fabric
