@@ -182,3 +182,15 @@ BENCH_STAGES += bench-core
 test-core-mesh: $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf
 	tests/core/mesh-check.sh $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf $(CORE_BUILD)/run-mesh
 TEST_STAGES += test-core-mesh
+
+# ---- Synthesis ------------------------------------------------------------------------------
+# Lint (lint-core, lint-mesh) and Yosys synthesis of one tile with iCE40
+# mapping, module hierarchy kept; cell counts in $(CORE_BUILD)/synth.
+.PHONY: synth-core
+synth-core: lint-core lint-mesh $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
+	@mkdir -p $(CORE_BUILD)/synth
+	sed -e 's#@FILES@#$(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(filter-out rtl/mesh/%,$(call CORE_MESH_SRCS,sim-4x4))#' \
+	    -e 's#@OUT@#$(CORE_BUILD)/synth#g' tests/core/synth-tile.ys.in >$(CORE_BUILD)/synth/tile.ys
+	yosys -q -l $(CORE_BUILD)/synth/tile.log $(CORE_BUILD)/synth/tile.ys
+	@sed -n '/=== design hierarchy ===/,$$p' $(CORE_BUILD)/synth/tile-stat.txt
+SYNTH_STAGES += synth-core
