@@ -1,0 +1,124 @@
+# Tile core (RV32IM): RTL under rtl/pe, the firmware runtime, the Verilator
+# PE harness and the comparison against QEMU. See docs/core.md.
+
+CORE_BOARD   ?= sim-4x4
+CORE_CFG     := $(BUILD)/boards/$(CORE_BOARD)
+CORE_BUILD   := $(BUILD)/core
+DEB_PKGS     += qemu-system-misc gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+
+# ---- RTL ---------------------------------------------------------------------
+CORE_PKGS := $(CORE_CFG)/wse_cfg_pkg.sv rtl/pkg/wse_pkg.sv rtl/pe/wse_pe_pkg.sv
+CORE_PE_SRCS := rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv \
+	$(addprefix rtl/pe/,wse_pe_alu.sv wse_pe_decoder.sv wse_pe_regfile.sv \
+	  wse_pe_muldiv.sv wse_pe_csr.sv wse_pe_lsu.sv wse_pe_core.sv \
+	  wse_pe_imem.sv wse_pe_dmem.sv wse_pe_hostio.sv wse_pe.sv)
+CORE_VLT := rtl/lint.vlt
+
+# Regression builds: assertions on, X values unique (not optimistic).
+CORE_VFLAGS := --assert --x-assign unique --x-initial unique -Wno-fatal \
+	-Irtl/prim -j $(JOBS)
+# Benchmark builds: speed first (docs/core.md lists what each option buys).
+CORE_VFLAGS_BENCH := -O3 --x-assign fast --x-initial fast -Wno-fatal -Irtl/prim \
+	-j $(JOBS) -CFLAGS -O2
+
+CORE_TB_PE := $(CORE_BUILD)/pe-$(CORE_BOARD)/tb_pe
+
+$(CORE_TB_PE): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.cpp tests/core/elf32.h | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build $(CORE_VFLAGS) -CFLAGS "-O1 -I$(TOP)/tests/core" \
+	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
+	  $(TOP)/tests/core/tb_pe.cpp -Mdir $(dir $@) -o tb_pe >$(dir $@)/build.log 2>&1 || \
+	  { cat $(dir $@)/build.log; exit 1; }
+
+.PHONY: lint-core
+lint-core: $(CORE_PKGS)
+	verilator --lint-only -Wall $(CORE_VLT) -Irtl/prim $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe
+LINT_STAGES += lint-core
+
+# ---- Firmware ------------------------------------------------------------------
+RV_CC     := riscv64-unknown-elf-gcc
+RV_ARCH   := -march=rv32im_zicsr_zifencei -mabi=ilp32
+RV_CFLAGS := $(RV_ARCH) -O2 -g -include wse_cfg.h -ffreestanding -fno-builtin -nostdlib -nostartfiles \
+	-Wall -Wextra -Ifirmware/runtime -I$(CORE_CFG)
+CORE_LD   := $(CORE_BUILD)/fw/wse.ld
+CORE_RT   := firmware/runtime/crt0.S firmware/runtime/wse_rt.c
+CORE_RT_DEPS := $(CORE_RT) firmware/runtime/wse_rt.h $(CORE_LD)
+
+# The link script takes the memory sizes from the board's wse_cfg.h.
+$(CORE_LD): firmware/runtime/wse.ld.in $(CORE_CFG)/wse_cfg.h | deps
+	@mkdir -p $(dir $@)
+	$(RV_CC) -E -P -undef -x c \
+	  -DWSE_CFG_IMEM_BYTES=$$(sed -n 's/^#define WSE_CFG_IMEM_BYTES \([0-9]*\)u$$/\1/p' $(CORE_CFG)/wse_cfg.h) \
+	  -DWSE_CFG_DMEM_BYTES=$$(sed -n 's/^#define WSE_CFG_DMEM_BYTES \([0-9]*\)u$$/\1/p' $(CORE_CFG)/wse_cfg.h) \
+	  $< -o $@
+
+CORE_RVGEN := $(CORE_BUILD)/tools/rvgen
+$(CORE_RVGEN): tests/core/gen/rvgen.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(CORE_BUILD)/gen/isa-rr%.S: $(CORE_RVGEN)
+	@mkdir -p $(dir $@)
+	$(CORE_RVGEN) rr $* >$@
+$(CORE_BUILD)/gen/isa-imm%.S: $(CORE_RVGEN)
+	@mkdir -p $(dir $@)
+	$(CORE_RVGEN) imm $* >$@
+$(CORE_BUILD)/gen/isa-%.S: $(CORE_RVGEN)
+	@mkdir -p $(dir $@)
+	$(CORE_RVGEN) $* >$@
+# Random programs: rand-N-SEED.S has N instructions from seed SEED.
+$(CORE_BUILD)/gen/rand-%.S: $(CORE_RVGEN)
+	@mkdir -p $(dir $@)
+	$(CORE_RVGEN) rand $(word 2,$(subst -, ,$*)) $(word 1,$(subst -, ,$*)) >$@
+
+$(CORE_BUILD)/elf/%.elf: $(CORE_BUILD)/gen/%.S $(CORE_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
+$(CORE_BUILD)/elf/%.elf: tests/core/asm/%.S $(CORE_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
+$(CORE_BUILD)/elf/%.elf: tests/core/c/%.c $(CORE_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
+
+# ---- Tests -----------------------------------------------------------------------
+CORE_DIRECTED := isa-rr0 isa-rr1 isa-rr2 isa-imm0 isa-imm1 isa-ctl isa-mem \
+	$(basename $(notdir $(wildcard tests/core/asm/*.S))) \
+	$(basename $(notdir $(wildcard tests/core/c/*.c)))
+CORE_RAND_N          := 800
+CORE_RAND_SEEDS      := 1 2 3 4 5 6 7 8 9 10 11 12
+CORE_RAND_SEEDS_FULL := $(shell seq 100 399)
+CORE_DIRECTED_ELFS   := $(addprefix $(CORE_BUILD)/elf/,$(addsuffix .elf,$(CORE_DIRECTED)))
+CORE_RAND_ELFS       := $(foreach s,$(CORE_RAND_SEEDS),$(CORE_BUILD)/elf/rand-$(CORE_RAND_N)-$(s).elf)
+CORE_RAND_ELFS_FULL  := $(foreach s,$(CORE_RAND_SEEDS_FULL),$(CORE_BUILD)/elf/rand-$(CORE_RAND_N)-$(s).elf)
+
+.PHONY: test-core test-core-full core-elfs
+core-elfs: $(CORE_DIRECTED_ELFS) $(CORE_RAND_ELFS)
+
+test-core: $(CORE_TB_PE) $(CORE_DIRECTED_ELFS) $(CORE_RAND_ELFS)
+	tests/core/compare.sh $(CORE_BUILD)/run $(CORE_TB_PE) $(CORE_DIRECTED_ELFS) $(CORE_RAND_ELFS)
+TEST_STAGES += test-core
+
+test-core-full: $(CORE_TB_PE) $(CORE_RAND_ELFS_FULL)
+	tests/core/compare.sh $(CORE_BUILD)/run-full $(CORE_TB_PE) $(CORE_RAND_ELFS_FULL)
+TEST_FULL_STAGES += test-core-full
+
+.SECONDARY: $(patsubst $(CORE_BUILD)/elf/%.elf,$(CORE_BUILD)/gen/%.S,$(CORE_RAND_ELFS) $(CORE_RAND_ELFS_FULL)) \
+	$(addprefix $(CORE_BUILD)/gen/,$(addsuffix .S,$(filter isa-%,$(CORE_DIRECTED))))
+
+# ---- Benchmarks --------------------------------------------------------------------
+CORE_TB_PE_BENCH := $(CORE_BUILD)/pe-$(CORE_BOARD)-bench/tb_pe
+
+$(CORE_TB_PE_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.cpp tests/core/elf32.h | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build $(CORE_VFLAGS_BENCH) -CFLAGS "-I$(TOP)/tests/core" \
+	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
+	  $(TOP)/tests/core/tb_pe.cpp -Mdir $(dir $@) -o tb_pe >$(dir $@)/build.log 2>&1 || \
+	  { cat $(dir $@)/build.log; exit 1; }
+
+.PHONY: bench-core
+bench-core: $(CORE_TB_PE_BENCH) $(CORE_BUILD)/elf/mix.elf
+	@echo "verilator options (bench): $(CORE_VFLAGS_BENCH)"
+	@$(CORE_TB_PE_BENCH) $(CORE_BUILD)/elf/mix.elf --stats 2>&1 >/dev/null | \
+	  sed -n 's/.*CPI \([0-9.]*\).*/BENCH core.cpi \1/p' | grep BENCH
+BENCH_STAGES += bench-core

@@ -1,0 +1,226 @@
+// Processing element of a tile: the core with its IMEM, banked DMEM and the
+// host I/O watcher, plus a management port that reads and writes both
+// memories (at the core's own addresses) and the CSRs. The tile wraps this
+// with the router and the management node.
+`include "prim_assert.svh"
+
+module wse_pe #(
+  parameter int unsigned ImemBytes = wse_cfg_pkg::ImemBytes,
+  parameter int unsigned DmemBytes = wse_cfg_pkg::DmemBytes,
+  parameter int unsigned DmemBanks = wse_cfg_pkg::DmemBanks
+) (
+  input  logic                        clk_i,
+  input  logic                        rst_ni,
+  input  logic                        core_rst_i,  // hold the core (not the memories) in reset
+  input  logic [wse_pkg::CoordW-1:0]  x_i,
+  input  logic [wse_pkg::CoordW-1:0]  y_i,
+  input  logic                        halt_req_i,
+  output logic                        halted_o,
+
+  // Management memory port: one 32-bit access at a byte address in IMEM or
+  // DMEM. An unmapped address answers err at once (gnt with err).
+  input  logic                        mem_req_i,
+  input  logic                        mem_we_i,
+  input  logic [31:0]                 mem_addr_i,
+  input  logic [31:0]                 mem_wdata_i,
+  output logic                        mem_gnt_o,
+  output logic                        mem_err_o,
+  output logic                        mem_rvalid_o,
+  output logic [31:0]                 mem_rdata_o,
+
+  // Management CSR port (combinational)
+  input  logic                        csr_req_i,
+  input  logic                        csr_we_i,
+  input  logic [11:0]                 csr_addr_i,
+  input  logic [31:0]                 csr_wdata_i,
+  output logic [31:0]                 csr_rdata_o,
+  output logic                        csr_err_o,
+
+  // Host I/O
+  output logic                        exit_valid_o,
+  output logic [31:0]                 exit_value_o,
+  output logic                        putc_valid_o,
+  output logic [7:0]                  putc_char_o,
+  output logic                        done_o,
+  output logic [31:0]                 exit_code_o,
+
+  output logic                        retire_o
+);
+  localparam int unsigned ImemAW = $clog2(ImemBytes / 4);
+  localparam int unsigned DmemAW = $clog2(DmemBytes / 4);
+
+  // The core and the host I/O watcher are reset by the tile reset or by
+  // core_rst_i (a register of the management node, so glitch-free).
+  logic core_rst_n;
+  assign core_rst_n = rst_ni && !core_rst_i;
+
+  // ---- Core ------------------------------------------------------------------------
+  logic        instr_req, instr_gnt;
+  logic [31:0] instr_addr, instr_rdata;
+  logic        data_req, data_gnt, data_we, data_rvalid;
+  logic [31:0] data_addr, data_wdata, data_rdata;
+  logic [3:0]  data_be;
+  logic        cop_req, cop_accept, cop_done, cop_rf_we;
+  logic [31:0] cop_instr, cop_rs1, cop_rs2, cop_load_data, cop_rf_wdata, cop_store_data;
+  logic        cop_load_valid;
+  logic [4:0]  fflags_set;
+  logic        fs_dirty, fs_on;
+  logic [2:0]  frm;
+  logic [31:0] retire_pc;
+
+  wse_pe_core #(
+    .ImemBytes (ImemBytes),
+    .DmemBytes (DmemBytes)
+  ) u_core (
+    .clk_i            (clk_i),
+    .rst_ni           (core_rst_n),
+    .hartid_i         ({y_i, x_i}),
+    .halt_req_i       (halt_req_i),
+    .halted_o         (halted_o),
+    .instr_req_o      (instr_req),
+    .instr_addr_o     (instr_addr),
+    .instr_gnt_i      (instr_gnt),
+    .instr_rdata_i    (instr_rdata),
+    .data_req_o       (data_req),
+    .data_gnt_i       (data_gnt),
+    .data_we_o        (data_we),
+    .data_addr_o      (data_addr),
+    .data_be_o        (data_be),
+    .data_wdata_o     (data_wdata),
+    .data_rvalid_i    (data_rvalid),
+    .data_rdata_i     (data_rdata),
+    // Coprocessor: the F extension (custom opcodes still trap as illegal).
+    .cop_req_o        (cop_req),
+    .cop_instr_o      (cop_instr),
+    .cop_rs1_o        (cop_rs1),
+    .cop_rs2_o        (cop_rs2),
+    .cop_accept_i     (cop_accept),
+    .cop_done_i       (cop_done),
+    .cop_rf_we_i      (cop_rf_we),
+    .cop_rf_wdata_i   (cop_rf_wdata),
+    .cop_load_valid_o (cop_load_valid),
+    .cop_load_data_o  (cop_load_data),
+    .cop_store_data_i (cop_store_data),
+    .fflags_set_i     (fflags_set),
+    .fs_dirty_i       (fs_dirty),
+    .frm_o            (frm),
+    .fs_on_o          (fs_on),
+    .mgmt_csr_req_i   (csr_req_i),
+    .mgmt_csr_we_i    (csr_we_i),
+    .mgmt_csr_addr_i  (csr_addr_i),
+    .mgmt_csr_wdata_i (csr_wdata_i),
+    .mgmt_csr_rdata_o (csr_rdata_o),
+    .mgmt_csr_err_o   (csr_err_o),
+    .retire_o         (retire_o),
+    .retire_pc_o      (retire_pc)
+  );
+
+  // ---- F extension -------------------------------------------------------------------
+  fpu_cop u_fpu_cop (
+    .clk_i            (clk_i),
+    .rst_ni           (core_rst_n),  // F registers are core state
+    .cop_req_i        (cop_req),
+    .cop_instr_i      (cop_instr),
+    .cop_rs1_i        (cop_rs1),
+    .cop_accept_o     (cop_accept),
+    .cop_done_o       (cop_done),
+    .cop_rf_we_o      (cop_rf_we),
+    .cop_rf_wdata_o   (cop_rf_wdata),
+    .cop_load_valid_i (cop_load_valid),
+    .cop_load_data_i  (cop_load_data),
+    .cop_store_data_o (cop_store_data),
+    .frm_i            (frm),
+    .fs_on_i          (fs_on),
+    .fflags_set_o     (fflags_set),
+    .fs_dirty_o       (fs_dirty)
+  );
+
+  // ---- Management address decode --------------------------------------------------
+  logic mem_in_imem, mem_in_dmem;
+  assign mem_in_imem = (mem_addr_i - wse_pe_pkg::ImemBase) < ImemBytes;
+  assign mem_in_dmem = (mem_addr_i - wse_pe_pkg::DmemBase) < DmemBytes;
+
+  // ---- IMEM ------------------------------------------------------------------------
+  logic        imem_host_gnt, imem_host_rvalid;
+  logic [31:0] imem_host_rdata;
+
+  wse_pe_imem #(
+    .ImemBytes (ImemBytes)
+  ) u_imem (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .host_req_i    (mem_req_i && mem_in_imem),
+    .host_we_i     (mem_we_i),
+    .host_addr_i   (mem_addr_i[ImemAW+1:2]),
+    .host_be_i     (4'hf),
+    .host_wdata_i  (mem_wdata_i),
+    .host_gnt_o    (imem_host_gnt),
+    .host_rvalid_o (imem_host_rvalid),
+    .host_rdata_o  (imem_host_rdata),
+    .fetch_req_i   (instr_req),
+    .fetch_addr_i  (instr_addr[ImemAW+1:2]),
+    .fetch_gnt_o   (instr_gnt),
+    .fetch_rdata_o (instr_rdata)
+  );
+
+  // ---- DMEM: port 0 management, port 1 core -----------------------------------------
+  logic [1:0]        dm_req, dm_gnt, dm_we, dm_rvalid;
+  logic [2*DmemAW-1:0] dm_addr;
+  logic [7:0]        dm_be;
+  logic [63:0]       dm_wdata, dm_rdata;
+
+  assign dm_req   = {data_req, mem_req_i && mem_in_dmem};
+  assign dm_we    = {data_we, mem_we_i};
+  assign dm_addr  = {data_addr[DmemAW+1:2], mem_addr_i[DmemAW+1:2]};
+  assign dm_be    = {data_be, 4'hf};
+  assign dm_wdata = {data_wdata, mem_wdata_i};
+
+  wse_pe_dmem #(
+    .DmemBytes (DmemBytes),
+    .NumBanks  (DmemBanks),
+    .NumPorts  (2)
+  ) u_dmem (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .req_i    (dm_req),
+    .gnt_o    (dm_gnt),
+    .we_i     (dm_we),
+    .addr_i   (dm_addr),
+    .be_i     (dm_be),
+    .wdata_i  (dm_wdata),
+    .rvalid_o (dm_rvalid),
+    .rdata_o  (dm_rdata)
+  );
+
+  assign data_gnt    = dm_gnt[1];
+  assign data_rvalid = dm_rvalid[1];
+  assign data_rdata  = dm_rdata[63:32];
+
+  // Management responses: IMEM or DMEM read data, whichever was read.
+  assign mem_err_o    = mem_req_i && !mem_in_imem && !mem_in_dmem;
+  assign mem_gnt_o    = mem_err_o || imem_host_gnt || dm_gnt[0];
+  assign mem_rvalid_o = imem_host_rvalid || dm_rvalid[0];
+  assign mem_rdata_o  = imem_host_rvalid ? imem_host_rdata : dm_rdata[31:0];
+
+  // ---- Host I/O ---------------------------------------------------------------------
+  wse_pe_hostio u_hostio (
+    .clk_i        (clk_i),
+    .rst_ni       (core_rst_n),
+    .store_i      (data_req && data_gnt && data_we),
+    .addr_i       (data_addr),
+    .wdata_i      (data_wdata),
+    .exit_valid_o (exit_valid_o),
+    .exit_value_o (exit_value_o),
+    .putc_valid_o (putc_valid_o),
+    .putc_char_o  (putc_char_o),
+    .done_o       (done_o),
+    .exit_code_o  (exit_code_o)
+  );
+
+  // Outputs that the coprocessor and trace consumers will use.
+  logic unused_core;
+  assign unused_core = ^{cop_rs2,
+                         retire_pc, instr_addr[31:ImemAW+2], instr_addr[1:0]};
+
+  `ASSERT(MemOneTarget, !(imem_host_rvalid && dm_rvalid[0]))
+endmodule
