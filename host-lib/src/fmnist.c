@@ -101,10 +101,16 @@ static int read_idx(const char *path, uint32_t magic, unsigned ndims,
 			     "dataset file %s: corrupt or truncated gzip data: %s", path, m);
 		goto out;
 	}
-	if (got != want) {
+	if (got < want) {
 		rc = fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
 			     "dataset file %s: %zu data bytes, the IDX header says %zu", path,
 			     got, want);
+		goto out;
+	}
+	if (got > want) {
+		rc = fm_fail(err, errlen, WSE_ERROR_MALFORMED,
+			     "dataset file %s: more data than the %zu bytes the IDX header says",
+			     path, want);
 		goto out;
 	}
 	rc = 0;
