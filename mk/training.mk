@@ -36,11 +36,16 @@ install-train-header:
 
 # ---- tests ---------------------------------------------------------------
 TR_TCFLAGS := -std=c11 -O1 -g $(HL_WARN) $(HL_INC) -Ifirmware/lib -Itests/train $(TR_EXACT)
-TR_TESTS   := test_train_ref test_memoryx test_fmnist test_train_api
+TR_TESTS   := test_train_ref test_memoryx test_fmnist test_train_api test_routes
 
 $(TR_DIR)/%: tests/train/%.c $(HL_A_SAN) tests/train/tr_test.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TR_TCFLAGS) $(HL_SAN) -o $@ $< $(HL_A_SAN) -lcmocka $(HL_LIBS)
+
+$(TR_DIR)/test_routes: tests/train/test_routes.c host-lib/route/wse_route.c host-lib/route/wse_route.h tests/train/tr_test.h | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g $(HL_WARN) -Iinclude -Ihost-lib/route -Itests/train $(HL_SAN) \
+		-o $@ $< host-lib/route/wse_route.c -lcmocka
 
 # expf/logf: accuracy against glibc on the host, and the same bits on QEMU rv32
 TR_RVCC := riscv64-unknown-elf-gcc -march=rv32imf -mabi=ilp32f -O2 -Wall -Werror \
