@@ -76,6 +76,15 @@ test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/test_wse_math $(T
 	@echo "--- wsetrain"
 	WSETRAIN=$(abspath $(WSETRAIN)) TR_FM_DIR=$(TR_FM) WORK=$(abspath $(TR_DIR))/wsetrain \
 		tests/train/test_wsetrain.sh
+	@echo "--- API example built against an installed copy through pkg-config"
+	@rm -rf $(TR_DIR)/prefix; $(MAKE) --no-print-directory install PREFIX=$(abspath $(TR_DIR)/prefix) > /dev/null
+	PKG_CONFIG_PATH=$(abspath $(TR_DIR)/prefix)/lib/pkgconfig; export PKG_CONFIG_PATH; \
+	$(CC) -std=c11 $(HL_WARN) $$(pkg-config --cflags wsehost) -o $(TR_DIR)/train-mini \
+		docs/examples/train-mini.c $$(pkg-config --libs wsehost)
+	sed 's|^data.dir = .*|data.dir = $(TR_FM)|' docs/examples/fmnist-196-64-10.params > $(TR_DIR)/mini.params
+	LD_LIBRARY_PATH=$(abspath $(TR_DIR)/prefix)/lib $(TR_DIR)/train-mini $(TR_DIR)/mini.params 20 \
+		$(TR_DIR)/mini.ckpt | tee $(TR_DIR)/train-mini.out
+	grep -q 'backend host-reference' $(TR_DIR)/train-mini.out
 	@echo "test-train-host: all passed"
 
 run-train-host: $(WSETRAIN)
