@@ -732,14 +732,23 @@ int wse_train_load(wse_train *t, const char *path)
 	if (!t || !path)
 		return WSE_ERROR_INVALID_PARAM;
 	struct mx_ckpt_meta meta;
+	size_t bytes = t->st.arena_elems * sizeof(float);
+	float *backup = malloc(bytes ? bytes : 1);
+
+	if (!backup)
+		return tr_fail(t, WSE_ERROR_NO_MEM, "checkpoint %s: out of memory", path);
+	memcpy(backup, t->st.arena, bytes);
 	int rc = mx_ckpt_load(path, &t->st, &meta, t->err, sizeof(t->err));
 
+	if (rc == 0 && meta.data_pos > t->train.n) {
+		memcpy(t->st.arena, backup, bytes); /* leave the handle unchanged */
+		rc = tr_fail(t, WSE_ERROR_MALFORMED,
+			     "checkpoint %s: data position %llu beyond the %u training examples",
+			     path, (unsigned long long)meta.data_pos, t->train.n);
+	}
+	free(backup);
 	if (rc)
 		return rc;
-	if (meta.data_pos > t->train.n)
-		return tr_fail(t, WSE_ERROR_MALFORMED,
-			       "checkpoint %s: data position %llu beyond the %u training examples",
-			       path, (unsigned long long)meta.data_pos, t->train.n);
 	t->step = meta.step;
 	t->rng = meta.rng_state;
 	t->epoch = meta.data_epoch;

@@ -203,6 +203,51 @@ static void test_save_load_resume(void **state)
 	wse_train_destroy(c);
 }
 
+/* Gradient accumulation: 2 micro-batches of 8 = sum of the two reference
+ * passes with invN = 1/16, in micro-batch order, then one update. */
+static void test_micro_batches(void **state)
+{
+	(void)state;
+	char err[512];
+	wse_train *t;
+	const char *body = "model.layers = 196, 10\ndata.pool = 2\ntrain.batch_size = 8\n"
+			   "train.micro_batches = 2\noptimizer.lr = 0.5\nruntime.mesh = 2x3\n";
+
+	assert_int_equal(wse_train_create(&t, params("m.params", body), NULL, err, sizeof(err)), 0);
+	float w[1960], b[10], g1[1960], c1[10], g2[1960], c2[10];
+
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", w, 1960), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer0.bias", b, 10), 0);
+	struct fm_data d;
+
+	assert_int_equal(fm_load(fm_dir(), 1, 2, &d, err, sizeof(err)), 0);
+	struct train_ref_net n = { .rows = 2, .cols = 3, .nlayers = 1, .dims = { 196, 10 },
+				   .w = { w }, .b = { b } };
+	struct train_ref_out o1 = { .dw = { g1 }, .db = { c1 } }, o2 = { .dw = { g2 }, .db = { c2 } };
+
+	assert_int_equal(train_ref_pass(&n, d.x, d.y, 8, 16, &o1), 0);
+	assert_int_equal(train_ref_pass(&n, d.x + 8 * 196, d.y + 8, 8, 16, &o2), 0);
+	for (int k = 0; k < 1960; k++)
+		w[k] = w[k] - 0.5f * (g1[k] + g2[k]);
+	for (int k = 0; k < 10; k++)
+		b[k] = b[k] - 0.5f * (c1[k] + c2[k]);
+	struct wse_train_metrics m = { .size = sizeof(m) };
+
+	assert_int_equal(wse_train_step(t, &m), 0);
+	assert_int_equal(m.examples, 16);
+	float loss = (o1.loss_sum + o2.loss_sum) / 16.0f;
+
+	assert_memory_equal(&loss, &m.loss, 4);
+	float x[1960];
+
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", x, 1960), 0);
+	assert_memory_equal(x, w, sizeof(w));
+	assert_int_equal(wse_train_get_tensor(t, "layer0.bias", x, 10), 0);
+	assert_memory_equal(x, b, sizeof(b));
+	fm_free(&d);
+	wse_train_destroy(t);
+}
+
 static void expect_create_error(const char *body, int code, const char *needle)
 {
 	char err[512] = "";
@@ -255,6 +300,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_step_is_reference),
 		cmocka_unit_test(test_save_load_resume),
+		cmocka_unit_test(test_micro_batches),
 		cmocka_unit_test(test_bad_params),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -79,11 +79,13 @@ grep -q "resuming from .* at step 20" "$W/b2.err" || fail "b did not resume at s
 cmp "$W/a/model.ckpt" "$W/b/model.ckpt" || fail "resumed checkpoint differs from the uninterrupted run"
 cmp "$W/a/metrics.csv" "$W/b/metrics.csv" || fail "resumed metrics differ"
 
-echo "--- SIGKILL during the checkpoint write of step 30, resume"
-WSE_TRAIN_FAULT_CKPT_KILL=30:5000 "$WSETRAIN" --params "$W/p.params" --model-dir "$W/c" --num-steps $N 2> "$W/c1.err"
+echo "--- SIGKILL during the checkpoint write of step 30, resume (MemoryX file-backed)"
+{ cat "$W/p.params"; echo "runtime.memoryx_file = memoryx.bin"; } > "$W/pf.params"
+WSE_TRAIN_FAULT_CKPT_KILL=30:5000 "$WSETRAIN" --params "$W/pf.params" --model-dir "$W/c" --num-steps $N 2> "$W/c1.err"
 st=$?; [ $st -eq 137 ] || fail "killed run exited $st, want 137 (SIGKILL)"
 [ -f "$W/c/model.ckpt.tmp" ] || fail "no partial temporary checkpoint left by the kill"
-"$WSETRAIN" --params "$W/p.params" --model-dir "$W/c" --num-steps $N 2> "$W/c2.err" || { fail "resume c"; cat "$W/c2.err"; }
+[ -f "$W/c/memoryx.bin" ] || fail "no file-backed MemoryX store"
+"$WSETRAIN" --params "$W/pf.params" --model-dir "$W/c" --num-steps $N 2> "$W/c2.err" || { fail "resume c"; cat "$W/c2.err"; }
 grep -q "resuming from .* at step 20" "$W/c2.err" || fail "c did not resume at step 20"
 cmp "$W/a/model.ckpt" "$W/c/model.ckpt" || fail "resumed checkpoint differs from the uninterrupted run"
 
