@@ -192,7 +192,7 @@ int train_ref_pass(const struct train_ref_net *net, const float *x,
 		for (unsigned r = 0; r < R; r++) {
 			float s = 0.0f;
 
-			for (unsigned k = ref_row(r, R); k < K; k += R) /* row r */
+			for (unsigned k = ref_row(r, R); k < K; k += R) /* = r */
 				s = s + dz[(size_t)k * Bp + t];
 			S = (r == 0) ? s : S + s;
 		}

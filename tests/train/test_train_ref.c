@@ -250,8 +250,7 @@ static void test_documented_tree(void **state)
 {
 	(void)state;
 	setup_net(5);
-	/* single layer 20 -> 5 view of layer 0 is not a full net; use the net's
-	 * first layer through a 1-layer reference net instead */
+	/* a one-layer net 20 -> 5 made of layer 0's first 5 outputs */
 	struct train_ref_net n;
 	struct train_ref_out o;
 	float dw[5 * 20], db[5];
@@ -339,8 +338,7 @@ static void test_single_pe_sequential(void **state)
 	(void)state;
 	setup_net(3);
 	ref_run(1, 1);
-	/* recompute layer-0 pre-activations and compare the forward through
-	 * the layer-0 bias gradient sign pattern: dW of the last layer */
+	/* the forward pass as plain sequential chains over i */
 	float h[B][12], h2[B][7];
 
 	for (unsigned t = 0; t < B; t++) {
@@ -361,8 +359,8 @@ static void test_single_pe_sequential(void **state)
 			h2[t][o] = s > 0.0f ? s : 0.0f;
 		}
 	}
-	/* dW of layer 2 = sum_t d[t][o] * h2[t][i], sequential in t; check that
-	 * for o, i the reference equals the chain built from its own db */
+	/* softmax deltas, then db and dW of the last layer as sequential
+	 * chains over the tokens */
 	float z[B][5], d[B][5];
 	extern float wse_expf(float);
 
