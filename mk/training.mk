@@ -42,6 +42,11 @@ $(TR_DIR)/%: tests/train/%.c $(HL_A_SAN) tests/train/tr_test.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TR_TCFLAGS) $(HL_SAN) -o $@ $< $(HL_A_SAN) -lcmocka $(HL_LIBS)
 
+$(TR_DIR)/test_train_ref: tests/train/test_train_ref.c tests/fpu/fpu_model.c tests/fpu/fpu_gen.c tests/fpu/fpu_model.h $(HL_A_SAN) tests/train/tr_test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TR_TCFLAGS) -Itests/fpu $(HL_SAN) -o $@ $< tests/fpu/fpu_model.c tests/fpu/fpu_gen.c \
+		$(HL_A_SAN) -lcmocka $(HL_LIBS)
+
 $(TR_DIR)/test_routes: tests/train/test_routes.c host-lib/route/wse_route.c host-lib/route/wse_route.h tests/train/tr_test.h | deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g $(HL_WARN) -Iinclude -Ihost-lib/route -Itests/train $(HL_SAN) \
