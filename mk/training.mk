@@ -81,6 +81,8 @@ test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/test_wse_math $(T
 	@echo "--- wsetrain"
 	WSETRAIN=$(abspath $(WSETRAIN)) TR_FM_DIR=$(TR_FM) WORK=$(abspath $(TR_DIR))/wsetrain \
 		tests/train/test_wsetrain.sh
+	@echo "--- wsehost_train.h as C++"
+	$${CXX:-g++} -std=c++11 -Wall -Wextra -Werror -fsyntax-only -Ihost-lib/include -x c++ host-lib/include/wsehost_train.h
 	@echo "--- API example built against an installed copy through pkg-config"
 	@rm -rf $(TR_DIR)/prefix; $(MAKE) --no-print-directory install PREFIX=$(abspath $(TR_DIR)/prefix) > /dev/null
 	PKG_CONFIG_PATH=$(abspath $(TR_DIR)/prefix)/lib/pkgconfig; export PKG_CONFIG_PATH; \
