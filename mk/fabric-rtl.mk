@@ -91,10 +91,10 @@ $(FABRIC_SYN)/wse_router.v $(FABRIC_SYN)/wse_fabric_mesh_2x2.v &: $(call FABRIC_
 	@mkdir -p $(FABRIC_SYN)
 	$(call FABRIC_YOSYS,$(FABRIC_SYN)/netlists.log) "$(call FABRIC_YREAD,sim-2x2); \
 	  hierarchy -check -top wse_fabric_mesh; synth -top wse_fabric_mesh; $(FABRIC_YCHECK); \
-	  write_verilog -noattr $(FABRIC_SYN)/wse_fabric_mesh_2x2.v; \
+	  write_verilog -noattr -noexpr $(FABRIC_SYN)/wse_fabric_mesh_2x2.v; \
 	  delete wse_fabric_mesh wse_mgmt_port wse_mgmt_node prim_rst_sync *wse_fabric_tile; \
 	  hierarchy -auto-top; rename -top wse_router; flatten; opt_clean; $(FABRIC_YCHECK); \
-	  write_verilog -noattr $(FABRIC_SYN)/wse_router.v"
+	  write_verilog -noattr -noexpr $(FABRIC_SYN)/wse_router.v"
 
 .PHONY: fabric-netlists synth-fabric
 fabric-netlists: $(FABRIC_SYN)/wse_router.v $(FABRIC_SYN)/wse_fabric_mesh_2x2.v
