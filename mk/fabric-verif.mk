@@ -145,8 +145,8 @@ $(FV_GL)/mesh-sim-2x2/tb_mesh: $(FV_GL)/wse_fabric_mesh_2x2.v $(FV_MESH_SRC) $(F
 	  $(addprefix $(TOP)/,$(FV_MESH_SRC)) > $(dir $@)build.log 2>&1 || { tail -30 $(dir $@)build.log; exit 1; }
 
 fv-gate: $(FV_GL)/router/tb_router $(FV_GL)/mesh-sim-2x2/tb_mesh
-	$(FV_RUN) gl-router $(FV_GL)/router/tb_router $(FV_LOG)
-	CYCLES=$(FV_CYCLES_MESH) $(FV_RUN) gl-mesh2x2 $(FV_GL)/mesh-sim-2x2/tb_mesh $(FV_LOG)
+	CYCLES=4000 $(FV_RUN) gl-router $(FV_GL)/router/tb_router $(FV_LOG)
+	CYCLES=1000 $(FV_RUN) gl-mesh2x2 $(FV_GL)/mesh-sim-2x2/tb_mesh $(FV_LOG)
 
 # Tests that fail on the current RTL (see docs/fabric-verification.md).
 .PHONY: fv-known-bugs
