@@ -281,7 +281,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tb_mesh: ELF word 0x%08x is outside the tile's memories\n", w.first);
 			return 3;
 		}
-	backdoor_init();
+	if (check_backdoor || load == "backdoor")
+		backdoor_init();
 	auto t0 = std::chrono::steady_clock::now();
 	uint64_t c0 = cycles;
 	if (check_backdoor) {
