@@ -95,5 +95,6 @@ bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf
 	        printf "BENCH pe.task_dispatch_cycles %.1f\n", d; \
 	        printf "BENCH pe.fmacs_mem_rate_min %.4f\n", m["mem"]; \
 	        printf "BENCH pe.fmacs_fabric_rate_min %.4f\n", m["fabric"]; \
-	        printf "BENCH pe.fmacs_vv_rate_min %.4f\n", m["vv"] }' $(DF_BUILD)/bench.out
+	        printf "BENCH pe.fmacs_vv_rate_min %.4f\n", m["vv"]; \
+	        printf "BENCH pe.fmacs_vv_streamed_rate %.4f\n", e["vvs"] / c["vvs"] }' $(DF_BUILD)/bench.out
 BENCH_STAGES += bench-pe

@@ -207,6 +207,7 @@ module wse_pe #(
     .dm_wdata_o        (vdm_wdata),
     .dm_gnt_i          (vdm_gnt),
     .dm_rdata_i        (dm_rdata[127:64]),
+    .dm_ext_we_i       (|(dm_req[1:0] & dm_we[1:0] & dm_gnt[1:0])),
     .vec_busy_o        (vec_busy)
   );
 

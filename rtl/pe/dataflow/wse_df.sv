@@ -37,6 +37,7 @@ module wse_df #(
   output logic [31:0]        dm_wdata_o,
   input  logic [2:0]         dm_gnt_i,
   input  logic [63:0]        dm_rdata_i,     // {read 1, read 0}
+  input  logic               dm_ext_we_i,    // a core or management store to DMEM
   output logic               vec_busy_o
 );
   logic        is_rd, is_wr;
@@ -145,6 +146,7 @@ module wse_df #(
     .wr_addr_o      (wr_addr),
     .wr_data_o      (dm_wdata_o),
     .wr_gnt_i       (dm_gnt_i[2]),
+    .ext_we_i       (dm_ext_we_i),
     .pop_req_o      (epop_req),
     .pop_color_o    (epop_color),
     .pop_ok_i       (epop_ok),

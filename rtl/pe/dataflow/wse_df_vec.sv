@@ -23,6 +23,7 @@ module wse_df_vec #(
   parameter int unsigned DmemBanks = wse_cfg_pkg::DmemBanks,
   parameter int unsigned QDepth    = 4,
   parameter int unsigned RobDepth  = 6,
+  parameter int unsigned OcN       = 8,
   localparam int unsigned AW = $clog2(DmemBytes / 4)
 ) (
   input  logic          clk_i,
@@ -56,6 +57,7 @@ module wse_df_vec #(
   output logic [AW-1:0] wr_addr_o,
   output logic [31:0]   wr_data_o,
   input  logic          wr_gnt_i,
+  input  logic          ext_we_i,      // a core or management store to DMEM
   // Fabric
   output logic          pop_req_o,
   output logic [4:0]    pop_color_o,
@@ -70,6 +72,7 @@ module wse_df_vec #(
 );
   localparam int unsigned QW = $clog2(QDepth);
   localparam int unsigned RW = $clog2(RobDepth);
+  localparam int unsigned OcW = $clog2(OcN);
   localparam int unsigned BankW = (DmemBanks > 1) ? $clog2(DmemBanks) : 1;
   // Operand items of an element.
   localparam int unsigned ItS = 0, ItA = 1, ItB = 2, ItD = 3;
@@ -134,56 +137,120 @@ module wse_df_vec #(
   endfunction
 
   // ---- G: element gather ---------------------------------------------------------
+  // Slot 0 is the current element, slot 1 the next one (look-ahead): the
+  // next element may take a read port or the pop port the current one does
+  // not need, so two reads that hit one bank in the same element are spread
+  // over two elements, and an operation's first element overlaps the end of
+  // the previous operation. Item i = 4*slot + k. Operand values are held in
+  // two banks of registers; the current element uses bank cb_q.
   logic          g_first_q;          // the head operation has not started
   logic [15:0]   g_i0_q, g_i1_q;
   logic [AW-1:0] g_p_q [3];          // element pointers dst, a, b
   logic [AW-1:0] g_r_q [3];          // row pointers
-  logic [3:0]    g_got_q;
+  logic [3:0]    g_got_q, la_got_q;
+  logic          cb_q;
 
   logic          qv;
-  logic [3:0]    op;
-  logic [1:0]    bm;
-  logic [AW-1:0] p [3];
-  logic [AW-1:0] r [3];
-  logic          fab_d, fab_a, fab_b;
-  logic          useb, last0, last1, elast;
-  logic [3:0]    need, ismem;
-  logic [AW-1:0] iaddr [4];
-  logic [4:0]    icolor [4];
+  logic [QW-1:0] h0, h1;
+  logic [AW-1:0] p0e [3];
+  logic [AW-1:0] r0e [3];
+  logic          last0, last1, elast;
+  logic          n_valid, n_first;
+  logic [QW-1:0] n_h;
+  logic [15:0]   n_i0, n_i1;
+  logic [AW-1:0] n_p [3];
+  logic [AW-1:0] n_r [3];
 
   assign qv    = (q_cnt_q != '0);
-  assign op    = q_op[q_head_q];
-  assign bm    = q_bm[q_head_q];
-  assign fab_d = q_fab[3*q_head_q + 0];
-  assign fab_a = q_fab[3*q_head_q + 1];
-  assign fab_b = q_fab[3*q_head_q + 2];
-  assign useb  = (op == wse_df_pkg::VFadd || op == wse_df_pkg::VFmul ||
-                  op == wse_df_pkg::VFmac || op == wse_df_pkg::VFmax);
-  assign last0 = (g_i0_q == q_len0[q_head_q] - 16'd1);
-  assign last1 = (g_i1_q == q_len1[q_head_q] - 16'd1);
+  assign h0    = q_head_q;
+  assign h1    = qinc(q_head_q);
+  assign last0 = (g_i0_q == q_len0[h0] - 16'd1);
+  assign last1 = (g_i1_q == q_len1[h0] - 16'd1);
   assign elast = last0 && last1;
 
   always_comb begin
     for (int k = 0; k < 3; k++) begin
-      p[k] = g_first_q ? q_base[3*q_head_q + k] : g_p_q[k];
-      r[k] = g_first_q ? q_base[3*q_head_q + k] : g_r_q[k];
+      p0e[k] = g_first_q ? q_base[3*h0 + k] : g_p_q[k];
+      r0e[k] = g_first_q ? q_base[3*h0 + k] : g_r_q[k];
     end
-    need[ItS] = useb && (bm == wse_df_pkg::BPerPass) && (g_i0_q == '0);
-    need[ItA] = 1'b1;
-    need[ItB] = useb && (bm == wse_df_pkg::BVec);
-    need[ItD] = (op == wse_df_pkg::VFmac) && !fab_d;
-    ismem[ItS] = !fab_b;
-    ismem[ItA] = !fab_a;
-    ismem[ItB] = !fab_b;
-    ismem[ItD] = 1'b1;
-    iaddr[ItS] = r[2];
-    iaddr[ItA] = p[1];
-    iaddr[ItB] = p[2];
-    iaddr[ItD] = p[0];
-    icolor[ItS] = q_base[3*q_head_q + 2][4:0];
-    icolor[ItA] = q_base[3*q_head_q + 1][4:0];
-    icolor[ItB] = q_base[3*q_head_q + 2][4:0];
-    icolor[ItD] = '0;
+    n_h     = h0;
+    n_first = 1'b0;
+    n_valid = 1'b1;
+    n_i0    = g_i0_q + 16'd1;
+    n_i1    = g_i1_q;
+    for (int k = 0; k < 3; k++) begin
+      n_r[k] = r0e[k];
+      n_p[k] = p0e[k] + sx(q_s0[3*h0 + k]);
+    end
+    if (elast) begin
+      n_h     = h1;
+      n_first = 1'b1;
+      n_valid = (int'(q_cnt_q) >= 2);
+      n_i0    = '0;
+      n_i1    = '0;
+      for (int k = 0; k < 3; k++) begin
+        n_r[k] = q_base[3*h1 + k];
+        n_p[k] = q_base[3*h1 + k];
+      end
+    end else if (last0) begin
+      n_i0 = '0;
+      n_i1 = g_i1_q + 16'd1;
+      for (int k = 0; k < 3; k++) begin
+        n_r[k] = r0e[k] + sx(q_s1[3*h0 + k]);
+        n_p[k] = r0e[k] + sx(q_s1[3*h0 + k]);
+      end
+    end
+  end
+
+  // Items of both slots.
+  logic [7:0]    need, ismem, isimm, isfab;
+  logic [AW-1:0] iaddr [8];
+  logic [4:0]    icolor [8];
+  logic [31:0]   iimm [8];
+  logic [1:0]    sv;
+  always_comb begin
+    for (int sl = 0; sl < 2; sl++) begin
+      logic [QW-1:0] h;
+      logic [15:0]   i0;
+      logic          first, ub;
+      logic [3:0]    o;
+      logic [1:0]    m;
+      logic [AW-1:0] pa, pb, pd, rb;
+      h     = sl[0] ? n_h : h0;
+      i0    = sl[0] ? n_i0 : g_i0_q;
+      first = sl[0] ? n_first : g_first_q;
+      pd    = sl[0] ? n_p[0] : p0e[0];
+      pa    = sl[0] ? n_p[1] : p0e[1];
+      pb    = sl[0] ? n_p[2] : p0e[2];
+      rb    = sl[0] ? n_r[2] : r0e[2];
+      o     = q_op[h];
+      m     = q_bm[h];
+      ub    = (o == wse_df_pkg::VFadd || o == wse_df_pkg::VFmul ||
+               o == wse_df_pkg::VFmac || o == wse_df_pkg::VFmax);
+      need[4*sl + ItS]  = ub && ((m == wse_df_pkg::BPerPass && i0 == '0) ||
+                                 (m == wse_df_pkg::BScalar && first));
+      need[4*sl + ItA]  = 1'b1;
+      need[4*sl + ItB]  = ub && (m == wse_df_pkg::BVec);
+      need[4*sl + ItD]  = (o == wse_df_pkg::VFmac) && !q_fab[3*h + 0];
+      isimm[4*sl + ItS] = (m == wse_df_pkg::BScalar);
+      isimm[4*sl + ItA] = 1'b0;
+      isimm[4*sl + ItB] = 1'b0;
+      isimm[4*sl + ItD] = 1'b0;
+      isfab[4*sl + ItS] = !isimm[4*sl + ItS] && q_fab[3*h + 2];
+      isfab[4*sl + ItA] = q_fab[3*h + 1];
+      isfab[4*sl + ItB] = q_fab[3*h + 2];
+      isfab[4*sl + ItD] = 1'b0;
+      for (int k = 0; k < 4; k++) ismem[4*sl + k] = !isimm[4*sl + k] && !isfab[4*sl + k];
+      iaddr[4*sl + ItS]  = rb;
+      iaddr[4*sl + ItA]  = pa;
+      iaddr[4*sl + ItB]  = pb;
+      iaddr[4*sl + ItD]  = pd;
+      icolor[4*sl + ItS] = q_base[3*h + 2][4:0];
+      icolor[4*sl + ItA] = q_base[3*h + 1][4:0];
+      icolor[4*sl + ItB] = q_base[3*h + 2][4:0];
+      icolor[4*sl + ItD] = '0;
+      for (int k = 0; k < 4; k++) iimm[4*sl + k] = q_sc[h];
+    end
   end
 
   // Completion queue (declared here: G checks its addresses).
@@ -194,41 +261,75 @@ module wse_df_vec #(
   logic [RW-1:0]   rb_alloc_q, rb_fill_q, rb_head_q;
   logic [RW:0]     rb_cnt_q;
 
-  logic [3:0] haz;
+  // A read waits while a pending result (or, for the next element, the
+  // current element's result) will write its address.
+  logic       cur_wr_mem;
+  logic [7:0] haz;
+  assign cur_wr_mem = !q_fab[3*h0 + 0];
   always_comb begin
-    for (int k = 0; k < 4; k++) begin
-      haz[k] = 1'b0;
+    for (int i = 0; i < 8; i++) begin
+      haz[i] = (i >= 4) && cur_wr_mem && (iaddr[i] == p0e[0]);
       for (int e = 0; e < RobDepth; e++)
-        if (rb_v[e] && !rb_fab[e] && rb_addr[e] == iaddr[k]) haz[k] = 1'b1;
+        if (rb_v[e] && !rb_fab[e] && rb_addr[e] == iaddr[i]) haz[i] = 1'b1;
+    end
+  end
+
+  // Operand cache for the a operand (LEN0-long activations reused by every
+  // pass and every operation): OcN entries, filled by a-reads, updated by
+  // the engine's own writes, emptied by any core or management store.
+  logic [OcN-1:0] oc_v;
+  logic [AW-1:0]  oc_addr [OcN];
+  logic [31:0]    oc_data [OcN];
+  logic [OcW-1:0] oc_ptr_q;
+  logic [7:0]     oc_hit;
+  logic [31:0]    oc_val [8];
+  always_comb begin
+    for (int i = 0; i < 8; i++) begin
+      oc_hit[i] = 1'b0;
+      oc_val[i] = '0;
+      if ((i % 4) == ItA && ismem[i]) begin
+        for (int j = 0; j < OcN; j++) begin
+          if (oc_v[j] && oc_addr[j] == iaddr[i]) begin
+            oc_hit[i] = 1'b1;
+            oc_val[i] = oc_data[j];
+          end
+        end
+      end
     end
   end
 
   logic       go;
-  logic [3:0] mcand, fcand;
+  logic [7:0] rem, take_now, mcand, fcand;
   assign go    = qv && (int'(rb_cnt_q) < RobDepth);
-  assign mcand = go ? (need & ismem & ~g_got_q & ~haz) : '0;
-  assign fcand = go ? (need & ~ismem & ~g_got_q) : '0;
-
-  logic [BankW-1:0] ibank [4];
+  assign sv    = {go && n_valid, go};
   always_comb begin
-    for (int k = 0; k < 4; k++) ibank[k] = (DmemBanks > 1) ? iaddr[k][BankW-1:0] : '0;
+    for (int i = 0; i < 8; i++) begin
+      rem[i] = sv[i / 4] && need[i] && !((i < 4) ? g_got_q[i % 4] : la_got_q[i % 4]);
+      take_now[i] = rem[i] && (isimm[i] || (oc_hit[i] && !haz[i]));
+      mcand[i] = rem[i] && ismem[i] && !haz[i] && !oc_hit[i];
+      fcand[i] = rem[i] && isfab[i];
+    end
+    // the next element pops only once the current one has all its wavelets
+    if ((rem[3:0] & isfab[3:0]) != '0) fcand[7:4] = '0;
   end
 
-  // Port 0 takes the first memory item, port 1 the next one in another bank.
+  // Port 0 takes the first memory item, port 1 the next one in another bank
+  // (current element first, then the next).
   logic       p0_v, p1_v, f_v;
-  logic [1:0] p0_it, p1_it, f_it;
+  logic [2:0] p0_it, p1_it, f_it;
+  logic [BankW-1:0] ibank [8];
   always_comb begin
+    for (int i = 0; i < 8; i++) ibank[i] = (DmemBanks > 1) ? iaddr[i][BankW-1:0] : '0;
     p0_v = 1'b0; p0_it = '0;
     p1_v = 1'b0; p1_it = '0;
     f_v  = 1'b0; f_it  = '0;
-    for (int k = 3; k >= 0; k--) begin
-      if (mcand[k]) begin p0_v = 1'b1; p0_it = 2'(k); end
-      if (fcand[k]) begin f_v = 1'b1; f_it = 2'(k); end
+    for (int i = 7; i >= 0; i--) begin
+      if (mcand[i]) begin p0_v = 1'b1; p0_it = 3'(i); end
+      if (fcand[i]) begin f_v = 1'b1; f_it = 3'(i); end
     end
-    for (int k = 3; k >= 0; k--) begin
-      if (mcand[k] && p0_v && 2'(k) != p0_it &&
-          (DmemBanks > 1) && ibank[k] != ibank[p0_it]) begin
-        p1_v = 1'b1; p1_it = 2'(k);
+    for (int i = 7; i >= 0; i--) begin
+      if (mcand[i] && p0_v && 3'(i) != p0_it && (DmemBanks > 1) && ibank[i] != ibank[p0_it]) begin
+        p1_v = 1'b1; p1_it = 3'(i);
       end
     end
   end
@@ -240,44 +341,57 @@ module wse_df_vec #(
   assign pop_req_o   = f_v;
   assign pop_color_o = icolor[f_it];
 
-  logic [3:0] got_now;
+  logic [7:0] got_now;
   logic       g_done;
   always_comb begin
-    got_now = '0;
+    got_now = take_now;
     if (p0_v && rd0_gnt_i) got_now[p0_it] = 1'b1;
     if (p1_v && rd1_gnt_i) got_now[p1_it] = 1'b1;
     if (f_v && pop_ok_i)   got_now[f_it]  = 1'b1;
   end
-  assign g_done = go && ((need & ~g_got_q & ~got_now) == '0);
+  assign g_done = sv[0] && ((rem[3:0] & ~got_now[3:0]) == '0);
+
+  // Hold register of item i: bank (cb_q ^ slot), entry k.
+  function automatic logic [2:0] hidx(input logic [2:0] i, input logic cb);
+    return {cb ^ i[2], i[1:0]};
+  endfunction
 
   // ---- X: operands into the FPU ------------------------------------------------------
-  logic        x_valid_q;
+  logic        x_valid_q, x_news_q, x_bank_q;
   logic [3:0]  x_op_q;
   logic [1:0]  x_bm_q;
   logic [2:0]  x_rm_q;
-  logic [3:0]  arr_q, arr_d;         // item's read data arrive this cycle
-  logic [3:0]  arrp_q, arrp_d;       // ... on port 1 (else port 0)
-  logic [31:0] hold_q [4];
-  logic [31:0] hold_d [4];
+  logic [7:0]  arr_q, arr_d;         // hold entry's read data arrive this cycle
+  logic [7:0]  arrp_q, arrp_d;       // ... on port 1 (else port 0)
+  logic [31:0] hold_q [8];
+  logic [31:0] hold_d [8];
   logic [31:0] val [4];
+  logic [31:0] s_cur_q;              // B of the current pass
+  logic        fill0_q, fill1_q;     // an a-read arrives on port 0 / 1
+  logic [AW-1:0] fill0_addr_q, fill1_addr_q;
 
   always_comb begin
-    for (int k = 0; k < 4; k++) begin
-      val[k]    = arr_q[k] ? (arrp_q[k] ? rd1_data_i : rd0_data_i) : hold_q[k];
-      hold_d[k] = val[k];
-      arr_d[k]  = 1'b0;
-      arrp_d[k] = 1'b0;
+    for (int j = 0; j < 8; j++) begin
+      hold_d[j] = arr_q[j] ? (arrp_q[j] ? rd1_data_i : rd0_data_i) : hold_q[j];
+      arr_d[j]  = 1'b0;
+      arrp_d[j] = 1'b0;
     end
-    if (p0_v && rd0_gnt_i) begin arr_d[p0_it] = 1'b1; arrp_d[p0_it] = 1'b0; end
-    if (p1_v && rd1_gnt_i) begin arr_d[p1_it] = 1'b1; arrp_d[p1_it] = 1'b1; end
-    if (f_v && pop_ok_i) hold_d[f_it] = pop_data_i;
-    // the scalar register, once per operation
-    if (go && useb && bm == wse_df_pkg::BScalar && g_first_q) hold_d[ItS] = q_sc[q_head_q];
+    for (int k = 0; k < 4; k++) val[k] = hold_d[{x_bank_q, 2'(k)}];
+    if (p0_v && rd0_gnt_i) arr_d[hidx(p0_it, cb_q)] = 1'b1;
+    if (p1_v && rd1_gnt_i) begin
+      arr_d[hidx(p1_it, cb_q)]  = 1'b1;
+      arrp_d[hidx(p1_it, cb_q)] = 1'b1;
+    end
+    if (f_v && pop_ok_i) hold_d[hidx(f_it, cb_q)] = pop_data_i;
+    for (int i = 0; i < 8; i++) begin
+      if (take_now[i]) hold_d[hidx(3'(i), cb_q)] = isimm[i] ? iimm[i] : oc_val[i];
+    end
   end
 
   fpu_pkg::op_e fop;
-  logic [31:0]  fa, fb, fc, bval;
-  assign bval = (x_bm_q == wse_df_pkg::BVec) ? val[ItB] : val[ItS];
+  logic [31:0]  fa, fb, fc, bval, sval;
+  assign sval = x_news_q ? val[ItS] : s_cur_q;
+  assign bval = (x_bm_q == wse_df_pkg::BVec) ? val[ItB] : sval;
   always_comb begin
     fa = val[ItA];
     fb = bval;
@@ -333,6 +447,7 @@ module wse_df_vec #(
   // ---- State update -----------------------------------------------------------------------
   logic [4:0]  flags_q;
   logic [31:0] done_q;
+  logic        ext_we_q;
 
   function automatic logic [QW-1:0] qinc(input logic [QW-1:0] v);
     return (int'(v) == QDepth - 1) ? '0 : v + 1'b1;
@@ -361,11 +476,16 @@ module wse_df_vec #(
       end
       q_ten <= '0; q_fab <= '0;
       q_head_q <= '0; q_tail_q <= '0; q_cnt_q <= '0;
-      g_first_q <= 1'b1; g_i0_q <= '0; g_i1_q <= '0; g_got_q <= '0;
+      g_first_q <= 1'b1; g_i0_q <= '0; g_i1_q <= '0; g_got_q <= '0; la_got_q <= '0;
+      cb_q <= 1'b0;
       for (int k = 0; k < 3; k++) begin g_p_q[k] <= '0; g_r_q[k] <= '0; end
       x_valid_q <= 1'b0; x_op_q <= '0; x_bm_q <= '0; x_rm_q <= '0;
+      x_news_q <= 1'b0; x_bank_q <= 1'b0; s_cur_q <= '0;
       arr_q <= '0; arrp_q <= '0;
-      for (int k = 0; k < 4; k++) hold_q[k] <= '0;
+      for (int j = 0; j < 8; j++) hold_q[j] <= '0;
+      oc_v <= '0; oc_ptr_q <= '0; ext_we_q <= 1'b0;
+      fill0_q <= 1'b0; fill1_q <= 1'b0; fill0_addr_q <= '0; fill1_addr_q <= '0;
+      for (int j = 0; j < OcN; j++) begin oc_addr[j] <= '0; oc_data[j] <= '0; end
       for (int e = 0; e < RobDepth; e++) begin
         rb_addr[e] <= '0; rb_data[e] <= '0; rb_tid[e] <= '0;
       end
@@ -417,49 +537,73 @@ module wse_df_vec #(
       q_cnt_q <= q_cnt_q + (QW+1)'(iss) - (QW+1)'(g_done && elast);
 
       // G
-      g_got_q <= g_done ? '0 : (g_got_q | got_now);
       if (g_done) begin
-        g_first_q <= elast;
-        if (elast) begin
-          q_head_q <= qinc(q_head_q);
-          g_i0_q   <= '0;
-          g_i1_q   <= '0;
-        end else if (last0) begin
-          g_i0_q <= '0;
-          g_i1_q <= g_i1_q + 16'd1;
-          for (int k = 0; k < 3; k++) begin
-            g_r_q[k] <= r[k] + sx(q_s1[3*q_head_q + k]);
-            g_p_q[k] <= r[k] + sx(q_s1[3*q_head_q + k]);
-          end
-        end else begin
-          g_i0_q <= g_i0_q + 16'd1;
-          for (int k = 0; k < 3; k++) begin
-            g_r_q[k] <= r[k];
-            g_p_q[k] <= p[k] + sx(q_s0[3*q_head_q + k]);
-          end
+        g_got_q  <= sv[1] ? (la_got_q | got_now[7:4]) : '0;
+        la_got_q <= '0;
+        cb_q      <= !cb_q;
+        g_first_q <= n_first;
+        g_i0_q    <= n_i0;
+        g_i1_q    <= n_i1;
+        for (int k = 0; k < 3; k++) begin
+          g_p_q[k] <= n_p[k];
+          g_r_q[k] <= n_r[k];
         end
+        if (elast) q_head_q <= qinc(q_head_q);
+      end else begin
+        g_got_q  <= g_got_q | got_now[3:0];
+        la_got_q <= la_got_q | got_now[7:4];
       end
 
       // X
       x_valid_q <= g_done;
       if (g_done) begin
-        x_op_q <= op;
-        x_bm_q <= bm;
-        x_rm_q <= q_rm[q_head_q];
+        x_op_q   <= q_op[h0];
+        x_bm_q   <= q_bm[h0];
+        x_rm_q   <= q_rm[h0];
+        x_news_q <= need[ItS];
+        x_bank_q <= cb_q;
       end
+      if (x_valid_q && x_news_q) s_cur_q <= val[ItS];
       arr_q  <= arr_d;
       arrp_q <= arrp_d;
-      for (int k = 0; k < 4; k++) hold_q[k] <= hold_d[k];
+      for (int j = 0; j < 8; j++) hold_q[j] <= hold_d[j];
+
+      // operand cache
+      fill0_q      <= p0_v && rd0_gnt_i && (p0_it[1:0] == 2'(ItA));
+      fill1_q      <= p1_v && rd1_gnt_i && (p1_it[1:0] == 2'(ItA));
+      fill0_addr_q <= rd0_addr_o;
+      fill1_addr_q <= rd1_addr_o;
+      ext_we_q     <= ext_we_i;
+      if (ext_we_i) begin
+        oc_v <= '0;
+      end else begin
+        for (int j = 0; j < OcN; j++) begin
+          if (wr_req_o && wr_gnt_i && oc_v[j] && oc_addr[j] == wr_addr_o) oc_data[j] <= wr_data_o;
+        end
+        if (!ext_we_q) begin
+          if (fill0_q) begin
+            oc_v[oc_ptr_q]    <= 1'b1;
+            oc_addr[oc_ptr_q] <= fill0_addr_q;
+            oc_data[oc_ptr_q] <= rd0_data_i;
+          end
+          if (fill1_q) begin
+            oc_v[oc_ptr_q + OcW'(fill0_q)]    <= 1'b1;
+            oc_addr[oc_ptr_q + OcW'(fill0_q)] <= fill1_addr_q;
+            oc_data[oc_ptr_q + OcW'(fill0_q)] <= rd1_data_i;
+          end
+          oc_ptr_q <= oc_ptr_q + OcW'(fill0_q) + OcW'(fill1_q);
+        end
+      end
 
       // completion queue
       if (g_done) begin
         rb_v[rb_alloc_q]    <= 1'b1;
         rb_full[rb_alloc_q] <= 1'b0;
-        rb_fab[rb_alloc_q]  <= fab_d;
-        rb_addr[rb_alloc_q] <= fab_d ? q_base[3*q_head_q + 0] : p[0];
+        rb_fab[rb_alloc_q]  <= !cur_wr_mem;
+        rb_addr[rb_alloc_q] <= cur_wr_mem ? p0e[0] : q_base[3*h0 + 0];
         rb_last[rb_alloc_q] <= elast;
-        rb_ten[rb_alloc_q]  <= q_ten[q_head_q];
-        rb_tid[rb_alloc_q]  <= q_tid[q_head_q];
+        rb_ten[rb_alloc_q]  <= q_ten[h0];
+        rb_tid[rb_alloc_q]  <= q_tid[h0];
         rb_alloc_q <= rinc(rb_alloc_q);
       end
       if (f_out_valid) begin
@@ -487,13 +631,14 @@ module wse_df_vec #(
   assign done_cnt_o = done_q;
 
   logic unused;
-  assign unused = ^{unused_tag, fab_a, vop_i[31:25]};
+  assign unused = ^{unused_tag, vop_i[31:25]};
 
   `ASSERT(FpuAlwaysReady, !x_valid_q || f_in_ready)
   `ASSERT(RobNoOverflow, !(g_done && int'(rb_cnt_q) >= RobDepth))
   logic fill_v;
   assign fill_v = rb_v[rb_fill_q];
   `ASSERT(FpuOutHasEntry, !f_out_valid || fill_v)
-  `COVER(HazardStall, go && (haz != '0))
-  `COVER(BankSplit, go && (mcand != '0) && p0_v && !p1_v && ($countones(mcand) > 1))
+  `COVER(HazardStall, go && ((haz & rem) != '0))
+  `COVER(LookAheadRead, p1_v && p1_it[2] && !p0_it[2])
+  `COVER(CacheHit, (take_now & ~isimm) != '0)
 endmodule

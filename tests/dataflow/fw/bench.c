@@ -6,7 +6,8 @@
  *   mem     dst_k[0..7] += x[0..7] * w[k]   1000 operations; w[k] from memory
  *   fabric  the same, w[k] streamed in from the fabric (color 2), one
  *           vector pass per wavelet, dst advancing by itself (2-D dst)
- *   vv      dst_k[0..7] += x[0..7] * g_k[0..7]  1000 operations */
+ *   vv      dst_k[0..7] += x[0..7] * g_k[0..7]  1000 operations
+ *   vvs     dst_k += a_k * g_k, all three streaming (no operand reuse) */
 #include "wse_rt.h"
 #include "wse_df.h"
 
@@ -90,6 +91,25 @@ static void bench_vv(uint32_t ao, uint32_t yo, uint32_t go)
 	report("vv", ROUNDS * ROUND * 8, wse_cycles() - t0);
 }
 
+/* dst += a*b with both a and b streaming through memory (no reuse). */
+static void bench_vvs(uint32_t ao, uint32_t yo, uint32_t go)
+{
+	uint32_t t0 = wse_cycles();
+	wse_dsd_mem(0, &ybuf[yo], 8, 1, 1, 0, 8);
+	wse_dsd_mem(1, &ybuf[ao + 8], 8, 1, 1, 0, 8);
+	wse_dsd_mem(2, &gbuf[go], 8, 1, 1, 0, 8);
+	const uint32_t op = WSE_VOP(WSE_V_FMACS, 0, 1, 2, WSE_B_VEC);
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int k = 0; k < ROUND - 1; k++)
+			wse_vop(op);
+		wse_dsd_set(0, WSE_DSD_BASE, (uint32_t)(uintptr_t)&ybuf[yo]);
+		wse_dsd_set(1, WSE_DSD_BASE, (uint32_t)(uintptr_t)&ybuf[ao + 8]);
+		wse_dsd_set(2, WSE_DSD_BASE, (uint32_t)(uintptr_t)&gbuf[go]);
+	}
+	wse_vwait();
+	report("vvs", ROUNDS * (ROUND - 1) * 8, wse_cycles() - t0);
+}
+
 /* Dispatch: the task's second instruction stores 0 to the putchar word,
  * which the harness times against the wavelet's arrival. */
 static uint32_t disp_n;
@@ -119,8 +139,10 @@ int main(void)
 			for (uint32_t so = 0; so < NB; so++)
 				bench_mem(ao, yo, so);
 			bench_fabric(ao, yo);
-			for (uint32_t go = 0; go < NB; go++)
+			for (uint32_t go = 0; go < NB; go++) {
 				bench_vv(ao, yo, go);
+				bench_vvs(ao, yo, go);
+			}
 		}
 	wse_task_bind_color(C_DISP, 1, disp_task);
 	wse_send(C_DISP, 0);

@@ -51,6 +51,19 @@ int main(void)
 	for (uint32_t c = 0; c < 32; c++)
 		if (wse_queue_count(c) > vg_left[c])
 			return 2000 + (int)c;
+	/* The engine's operand cache must not keep data the core overwrote. */
+	for (int round = 0; round < 3; round++) {
+		for (uint32_t i = 0; i < 8; i++)
+			vmem[i] = 0x3f800000u + (uint32_t)round * 0x00100000u + i;  /* core stores */
+		wse_dsd_mem(0, &vmem[16], 8, 1, 1, 0, 0);
+		wse_dsd_mem(1, &vmem[0], 8, 1, 1, 0, 0);
+		wse_vop(WSE_VOP(WSE_V_FMOVS, 0, 1, 1, WSE_B_VEC));
+		wse_vop(WSE_VOP(WSE_V_FMOVS, 0, 1, 1, WSE_B_VEC));
+		wse_vwait();
+		for (uint32_t i = 0; i < 8; i++)
+			if (vmem[16 + i] != vmem[i])
+				return 3000 + round;
+	}
 	wse_puts("vec_ops ok\n");
 	return 0;
 }
