@@ -22,14 +22,14 @@ DF_TB_BENCH := $(DF_BUILD)/tb-$(CORE_BOARD)-bench/tb_df
 .PHONY: lint-dataflow
 lint-dataflow: lint-core
 
-$(DF_TB): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/dataflow/tb_df.cpp tests/core/elf32.h | deps
+$(DF_TB): $(CORE_PKGS) $(CORE_PE_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_df.cpp tests/core/elf32.h | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build $(CORE_VFLAGS) -CFLAGS "-O1 -I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
 	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
 	  $(TOP)/tests/dataflow/tb_df.cpp -Mdir $(dir $@) -o tb_df >$(dir $@)/build.log 2>&1 || \
 	  { cat $(dir $@)/build.log; exit 1; }
 
-$(DF_TB_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/dataflow/tb_df.cpp tests/core/elf32.h | deps
+$(DF_TB_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_df.cpp tests/core/elf32.h | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build $(CORE_VFLAGS_BENCH) -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
 	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
@@ -98,3 +98,22 @@ bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf
 	        printf "BENCH pe.fmacs_vv_rate_min %.4f\n", m["vv"]; \
 	        printf "BENCH pe.fmacs_vv_streamed_rate %.4f\n", e["vvs"] / c["vvs"] }' $(DF_BUILD)/bench.out
 BENCH_STAGES += bench-pe
+
+# ---- Multi-tile programs on the fabric mesh --------------------------------------
+DF_MESH_TB   := $(DF_BUILD)/mesh-$(CORE_BOARD)/tb_mesh_df
+# (recursive: fpu.mk, read later, adds the FPU to the core's lists)
+DF_MESH_SRCS = $(CORE_PKGS) rtl/fabric/wse_mgmt_pkg.sv $(CORE_PE_SRCS) \
+	$(filter-out $(CORE_PKGS) rtl/fabric/wse_mgmt_pkg.sv,$(FABRIC_RTL_SRCS)) \
+	tests/dataflow/tb_mesh_df.sv
+
+$(DF_MESH_TB): $(DF_MESH_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_mesh_df.cpp tests/core/elf32.h | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build $(CORE_VFLAGS) -CFLAGS "-O1 -I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
+	  $(CORE_VLT) $(DF_MESH_SRCS) --top-module tb_mesh_df \
+	  $(TOP)/tests/dataflow/tb_mesh_df.cpp -Mdir $(dir $@) -o tb_mesh_df >$(dir $@)/build.log 2>&1 || \
+	  { cat $(dir $@)/build.log; exit 1; }
+
+.PHONY: test-pe-mesh
+test-pe-mesh: $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf
+	$(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes --max-cycles 400000
+test-pe-dataflow: test-pe-mesh

@@ -29,29 +29,35 @@ FPU_SEED        ?= 1
 
 lint-fpu: | deps
 	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt $(FPU_RTL) --top-module fpu
+	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt $(FPU_RTL) --top-module fpu \
+	  -GRoundStage=1\'b1 -GDivIterPerCycle=1
 
 $(FPU_DIR)/fpu_host_check: tests/fpu/fpu_host_check.c $(FPU_MODEL) $(FPU_MODEL_H) | deps
 	@mkdir -p $(dir $@)
-	$(FPU_HOSTCC) -o $@ tests/fpu/fpu_host_check.c $(FPU_MODEL)
+	$(FPU_HOSTCC) -o $@ tests/fpu/fpu_host_check.c $(FPU_MODEL) -lm
 
-$(FPU_DIR)/obj/tb_fpu: $(FPU_RTL) tests/fpu/tb_fpu.cpp $(FPU_MODEL) $(FPU_MODEL_H) | deps
-	@mkdir -p $(FPU_DIR)
+# Testbench builds: obj/ is the default configuration; obj-alt/ has the
+# register before the rounder and one div/sqrt digit per cycle.
+FPU_TB_VFLAGS_obj     :=
+FPU_TB_VFLAGS_obj-alt := -GRoundStage=1\'b1 -GDivIterPerCycle=1
+$(FPU_DIR)/%/tb_fpu: $(FPU_RTL) tests/fpu/tb_fpu.cpp $(FPU_MODEL) $(FPU_MODEL_H) | deps
+	@mkdir -p $(FPU_DIR)/$*
 	verilator --cc --exe --build -j $(JOBS) --assert --coverage-user \
-	  --x-assign unique --x-initial unique -Wno-fatal -Irtl/prim \
-	  -Mdir $(FPU_DIR)/obj --top-module fpu -CFLAGS "-O2 -I$(TOP)/tests/fpu" \
+	  --x-assign unique --x-initial unique -Wno-fatal -Irtl/prim $(FPU_TB_VFLAGS_$*) \
+	  -Mdir $(FPU_DIR)/$* --top-module fpu -CFLAGS "-O2 -I$(TOP)/tests/fpu" \
 	  -o tb_fpu rtl/lint.vlt $(FPU_RTL) \
-	  $(TOP)/tests/fpu/tb_fpu.cpp $(addprefix $(TOP)/,$(FPU_MODEL)) >$(FPU_DIR)/build.log 2>&1 \
-	  || { tail -40 $(FPU_DIR)/build.log; false; }
+	  $(TOP)/tests/fpu/tb_fpu.cpp $(addprefix $(TOP)/,$(FPU_MODEL)) >$(FPU_DIR)/$*/build.log 2>&1 \
+	  || { tail -40 $(FPU_DIR)/$*/build.log; false; }
 
 test-fpu-host: $(FPU_DIR)/fpu_host_check
 	$(FPU_DIR)/fpu_host_check $(FPU_HOST_N) $(FPU_SEED) > $(FPU_DIR)/host_check.log \
 	  || { cat $(FPU_DIR)/host_check.log; false; }
-	@tail -1 $(FPU_DIR)/host_check.log
+	@tail -2 $(FPU_DIR)/host_check.log
 
 test-fpu-tb: $(FPU_DIR)/obj/tb_fpu
 	$(FPU_DIR)/obj/tb_fpu --n $(FPU_TEST_N) --seed $(FPU_SEED) --cov $(FPU_DIR)/cov.dat \
 	  > $(FPU_DIR)/tb.log || { cat $(FPU_DIR)/tb.log; false; }
-	@grep -E '^(coverage|tb_fpu):' $(FPU_DIR)/tb.log
+	@sed -n '/^op /,$$p' $(FPU_DIR)/tb.log
 	tests/fpu/check-cover.sh $(FPU_DIR)/cov.dat
 
 # Golden model: the same cases as bare-metal rv32imf code on QEMU.
@@ -75,7 +81,7 @@ test-fpu-qemu: $(FPU_DIR)/fpu_qemu_cases
 
 test-fpu: test-fpu-host test-fpu-tb test-fpu-qemu
 
-test-fpu-full: $(FPU_DIR)/fpu_host_check $(FPU_DIR)/obj/tb_fpu
+test-fpu-full: $(FPU_DIR)/fpu_host_check $(FPU_DIR)/obj/tb_fpu $(FPU_DIR)/obj-alt/tb_fpu
 	$(FPU_DIR)/fpu_host_check $(FPU_HOST_FULL_N) 7 > $(FPU_DIR)/host_check_full.log \
 	  || { cat $(FPU_DIR)/host_check_full.log; false; }
 	@tail -1 $(FPU_DIR)/host_check_full.log
@@ -84,17 +90,25 @@ test-fpu-full: $(FPU_DIR)/fpu_host_check $(FPU_DIR)/obj/tb_fpu
 	  || { cat $(FPU_DIR)/tb_full.log; false; }
 	@cat $(FPU_DIR)/tb_full.log
 	tests/fpu/check-cover.sh $(FPU_DIR)/cov_full.dat
+	$(FPU_DIR)/obj-alt/tb_fpu --n 100000 --seed 8 --cov $(FPU_DIR)/cov_alt.dat \
+	  > $(FPU_DIR)/tb_alt.log || { cat $(FPU_DIR)/tb_alt.log; false; }
+	@grep -E '^(coverage|tb_fpu):' $(FPU_DIR)/tb_alt.log
+	tests/fpu/check-cover.sh $(FPU_DIR)/cov_alt.dat
+	$(FPU_DIR)/obj-alt/tb_fpu --bench | grep BENCH | sed 's/^BENCH/alt:/'
 	$(MAKE) --no-print-directory test-fpu-qemu FPU_QEMU_N=2000 FPU_SEED=7
 
 synth-fpu: | deps
 	tests/fpu/fpu-synth.sh $(FPU_DIR)/synth $(FPU_RTL)
+	FPU_CHPARAM="-set RoundStage 1" tests/fpu/fpu-synth.sh $(FPU_DIR)/synth-roundstage $(FPU_RTL)
 
 bench-fpu: $(FPU_DIR)/obj/tb_fpu | deps
-	@test -s $(FPU_DIR)/synth/synth-report.txt || $(MAKE) --no-print-directory synth-fpu >/dev/null
+	@test -s $(FPU_DIR)/synth-roundstage/synth-report.txt || $(MAKE) --no-print-directory synth-fpu >/dev/null
 	@$(FPU_DIR)/obj/tb_fpu --bench
 	@awk '$$1 == "cells" && $$2 ~ /^[0-9]+$$/ {print "BENCH fpu.cells " $$2} \
 	  /^longest path/ {print "BENCH fpu.longest_path_levels " $$3}' \
 	  $(FPU_DIR)/synth/synth-report.txt
+	@awk '/^longest path/ {print "BENCH fpu.longest_path_levels_roundstage " $$3}' \
+	  $(FPU_DIR)/synth-roundstage/synth-report.txt
 
 DEB_PKGS         += qemu-system-misc gcc-riscv64-unknown-elf
 LINT_STAGES      += lint-fpu
@@ -115,9 +129,9 @@ $(CORE_TB_PE) $(CORE_TB_PE_BENCH): rtl/pe/fpu/fpu_pkg.sv $(FPU_COP_RTL)
 # signature through the core's harness: fcsr.S (CSR forms, flag
 # accumulation, dynamic rounding, illegal encodings, flw/fsw, all F
 # registers), fkernel.c (compiled float C: fmadd dot products, division,
-# square root, conversions) and fisa-SEED (every F instruction in every
+# square root, conversions), fisa-SEED (every F instruction in every
 # rounding mode, static and dynamic, on FPU_ISA_N generated cases per
-# operation and mode).
+# operation and mode) and frand-N-SEED (random F instruction streams).
 FPU_ISA_DIR   := $(FPU_DIR)/isa
 FPU_ISA_N     ?= 6
 FPU_ISA_SEEDS      := 1 2 3 4
@@ -125,8 +139,26 @@ FPU_ISA_SEEDS_FULL := $(shell seq 100 139)
 FPU_RV_CFLAGS := -march=rv32imf_zicsr_zifencei -mabi=ilp32f -O2 -g -include wse_cfg.h \
 	-ffreestanding -fno-builtin -nostdlib -nostartfiles -Wall -Wextra -Werror \
 	-Ifirmware/runtime -I$(CORE_CFG)
-FPU_ISA_ELFS      := $(FPU_ISA_DIR)/fcsr.elf $(FPU_ISA_DIR)/fkernel.elf $(foreach s,$(FPU_ISA_SEEDS),$(FPU_ISA_DIR)/fisa-$(s).elf)
-FPU_ISA_ELFS_FULL := $(foreach s,$(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/fisa-$(s).elf)
+FPU_RAND_N          := 800
+FPU_RAND_SEEDS      := 1 2 3 4 5 6
+FPU_RAND_SEEDS_FULL := $(shell seq 100 199)
+FPU_ISA_ELFS      := $(FPU_ISA_DIR)/fcsr.elf $(FPU_ISA_DIR)/fkernel.elf \
+	$(foreach s,$(FPU_ISA_SEEDS),$(FPU_ISA_DIR)/fisa-$(s).elf) \
+	$(foreach s,$(FPU_RAND_SEEDS),$(FPU_ISA_DIR)/frand-$(FPU_RAND_N)-$(s).elf)
+FPU_ISA_ELFS_FULL := $(foreach s,$(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/fisa-$(s).elf) \
+	$(foreach s,$(FPU_RAND_SEEDS_FULL),$(FPU_ISA_DIR)/frand-1100-$(s).elf)
+
+# Random F instruction streams: frand-N-SEED has N instructions.
+$(FPU_DIR)/fpu_rvgen: tests/fpu/fpu_rvgen.c $(FPU_MODEL) $(FPU_MODEL_H) | deps
+	@mkdir -p $(dir $@)
+	$(FPU_HOSTCC) -o $@ tests/fpu/fpu_rvgen.c $(FPU_MODEL)
+
+$(FPU_ISA_DIR)/frand-%.S: $(FPU_DIR)/fpu_rvgen
+	@mkdir -p $(dir $@)
+	$(FPU_DIR)/fpu_rvgen $(word 1,$(subst -, ,$*)) $(word 2,$(subst -, ,$*)) > $@
+
+$(FPU_ISA_DIR)/frand-%.elf: $(FPU_ISA_DIR)/frand-%.S $(CORE_RT_DEPS)
+	$(RV_CC) $(FPU_RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
 
 $(FPU_ISA_DIR)/cases-%/fpu_cases.h: $(FPU_DIR)/fpu_qemu_cases
 	@mkdir -p $(dir $@)
@@ -152,6 +184,7 @@ test-fpu-isa: $(CORE_TB_PE) $(FPU_ISA_ELFS)
 test-fpu-isa-full: $(CORE_TB_PE) $(FPU_ISA_ELFS_FULL)
 	tests/core/compare.sh $(FPU_ISA_DIR)/run-full $(CORE_TB_PE) $(FPU_ISA_ELFS_FULL)
 
-.SECONDARY: $(foreach s,$(FPU_ISA_SEEDS) $(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/cases-$(s)/fpu_cases.h)
+.SECONDARY: $(foreach s,$(FPU_ISA_SEEDS) $(FPU_ISA_SEEDS_FULL),$(FPU_ISA_DIR)/cases-$(s)/fpu_cases.h) \
+	$(patsubst %.elf,%.S,$(filter $(FPU_ISA_DIR)/frand-%,$(FPU_ISA_ELFS) $(FPU_ISA_ELFS_FULL)))
 TEST_STAGES      += test-fpu-isa
 TEST_FULL_STAGES += test-fpu-isa-full

@@ -11,6 +11,7 @@ module wse_pe #(
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
+  input  logic                        core_rst_i,  // hold the core (not the memories) in reset
   input  logic [wse_pkg::CoordW-1:0]  x_i,
   input  logic [wse_pkg::CoordW-1:0]  y_i,
   input  logic                        halt_req_i,
@@ -57,6 +58,11 @@ module wse_pe #(
   localparam int unsigned ImemAW = $clog2(ImemBytes / 4);
   localparam int unsigned DmemAW = $clog2(DmemBytes / 4);
 
+  // The core and the host I/O watcher are reset by the tile reset or by
+  // core_rst_i (a register of the management node, so glitch-free).
+  logic core_rst_n;
+  assign core_rst_n = rst_ni && !core_rst_i;
+
   // ---- Core ------------------------------------------------------------------------
   logic        instr_req, instr_gnt;
   logic [31:0] instr_addr, instr_rdata;
@@ -76,7 +82,7 @@ module wse_pe #(
     .DmemBytes (DmemBytes)
   ) u_core (
     .clk_i            (clk_i),
-    .rst_ni           (rst_ni),
+    .rst_ni           (core_rst_n),
     .hartid_i         ({y_i, x_i}),
     .halt_req_i       (halt_req_i),
     .halted_o         (halted_o),
@@ -131,7 +137,7 @@ module wse_pe #(
   // ---- F extension -------------------------------------------------------------------
   fpu_cop u_fpu_cop (
     .clk_i            (clk_i),
-    .rst_ni           (rst_ni),
+    .rst_ni           (core_rst_n),  // F registers are core state
     .cop_req_i        (cop_req && !cop_df),
     .cop_instr_i      (cop_instr),
     .cop_rs1_i        (cop_rs1),
@@ -254,7 +260,7 @@ module wse_pe #(
   // ---- Host I/O ---------------------------------------------------------------------
   wse_pe_hostio u_hostio (
     .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
+    .rst_ni       (core_rst_n),
     .store_i      (data_req && data_gnt && data_we),
     .addr_i       (data_addr),
     .wdata_i      (data_wdata),

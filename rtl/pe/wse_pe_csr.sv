@@ -57,41 +57,45 @@ module wse_pe_csr (
   logic [63:0] mcycle_q, mcycle_d;
   logic [63:0] minstret_q, minstret_d;
 
-  // Read multiplexer shared by both ports.
-  function automatic logic [32:0] csr_read(input logic [11:0] addr);
-    logic [32:0] r;  // {unknown, value}
-    r = {1'b0, 32'd0};
-    unique case (addr)
-      wse_pe_pkg::CsrMstatus:   r[31:0] = {fs_q == 2'b11, 16'd0, fs_q, 2'b11, 3'd0, mpie_q, 3'd0,
-                                             mie_q, 3'd0};
-      wse_pe_pkg::CsrFflags:    r[31:0] = {27'd0, fflags_q};
-      wse_pe_pkg::CsrFrm:       r[31:0] = {29'd0, frm_q};
-      wse_pe_pkg::CsrFcsr:      r[31:0] = {24'd0, frm_q, fflags_q};
-      wse_pe_pkg::CsrMisa:      r[31:0] = wse_pe_pkg::MisaValue;
-      wse_pe_pkg::CsrMie:       r[31:0] = {20'd0, mie_en_q[2], 3'd0, mie_en_q[1], 3'd0, mie_en_q[0], 3'd0};
-      wse_pe_pkg::CsrMtvec:     r[31:0] = mtvec_q;
-      wse_pe_pkg::CsrMstatush:  r[31:0] = 32'd0;
-      wse_pe_pkg::CsrMcountinhibit: r[31:0] = {29'd0, inhibit_q[2], 1'b0, inhibit_q[0]};
-      wse_pe_pkg::CsrMscratch:  r[31:0] = mscratch_q;
-      wse_pe_pkg::CsrMepc:      r[31:0] = mepc_q;
-      wse_pe_pkg::CsrMcause:    r[31:0] = mcause_q;
-      wse_pe_pkg::CsrMtval:     r[31:0] = mtval_q;
-      wse_pe_pkg::CsrMip:       r[31:0] = 32'd0;
-      wse_pe_pkg::CsrMcycle,    wse_pe_pkg::CsrCycle:    r[31:0] = mcycle_q[31:0];
-      wse_pe_pkg::CsrMcycleh,   wse_pe_pkg::CsrCycleh:   r[31:0] = mcycle_q[63:32];
-      wse_pe_pkg::CsrMinstret,  wse_pe_pkg::CsrInstret:  r[31:0] = minstret_q[31:0];
-      wse_pe_pkg::CsrMinstreth, wse_pe_pkg::CsrInstreth: r[31:0] = minstret_q[63:32];
-      wse_pe_pkg::CsrMvendorid, wse_pe_pkg::CsrMarchid, wse_pe_pkg::CsrMimpid:
-                                r[31:0] = 32'd0;
-      wse_pe_pkg::CsrMhartid:   r[31:0] = {16'd0, hartid_i};
-      default:                  r[32] = 1'b1;
-    endcase
-    return r;
-  endfunction
-
+  // Read multiplexer, once per port: {unknown CSR, value}.
   logic [32:0] csr_rd, mgmt_rd;
-  assign csr_rd  = csr_read(csr_addr_i);
-  assign mgmt_rd = csr_read(mgmt_addr_i);
+  logic [32:0] rd [2];
+  logic [11:0] rd_addr [2];
+  assign rd_addr[0] = csr_addr_i;
+  assign rd_addr[1] = mgmt_addr_i;
+  always_comb begin
+    for (int p = 0; p < 2; p++) begin
+      rd[p] = {1'b0, 32'd0};
+      unique case (rd_addr[p])
+        wse_pe_pkg::CsrMstatus:   rd[p][31:0] = {fs_q == 2'b11, 16'd0, fs_q, 2'b11, 3'd0, mpie_q,
+                                                 3'd0, mie_q, 3'd0};
+        wse_pe_pkg::CsrFflags:    rd[p][31:0] = {27'd0, fflags_q};
+        wse_pe_pkg::CsrFrm:       rd[p][31:0] = {29'd0, frm_q};
+        wse_pe_pkg::CsrFcsr:      rd[p][31:0] = {24'd0, frm_q, fflags_q};
+        wse_pe_pkg::CsrMisa:      rd[p][31:0] = wse_pe_pkg::MisaValue;
+        wse_pe_pkg::CsrMie:       rd[p][31:0] = {20'd0, mie_en_q[2], 3'd0, mie_en_q[1], 3'd0,
+                                                 mie_en_q[0], 3'd0};
+        wse_pe_pkg::CsrMtvec:     rd[p][31:0] = mtvec_q;
+        wse_pe_pkg::CsrMstatush:  rd[p][31:0] = 32'd0;
+        wse_pe_pkg::CsrMcountinhibit: rd[p][31:0] = {29'd0, inhibit_q[2], 1'b0, inhibit_q[0]};
+        wse_pe_pkg::CsrMscratch:  rd[p][31:0] = mscratch_q;
+        wse_pe_pkg::CsrMepc:      rd[p][31:0] = mepc_q;
+        wse_pe_pkg::CsrMcause:    rd[p][31:0] = mcause_q;
+        wse_pe_pkg::CsrMtval:     rd[p][31:0] = mtval_q;
+        wse_pe_pkg::CsrMip:       rd[p][31:0] = 32'd0;
+        wse_pe_pkg::CsrMcycle,    wse_pe_pkg::CsrCycle:    rd[p][31:0] = mcycle_q[31:0];
+        wse_pe_pkg::CsrMcycleh,   wse_pe_pkg::CsrCycleh:   rd[p][31:0] = mcycle_q[63:32];
+        wse_pe_pkg::CsrMinstret,  wse_pe_pkg::CsrInstret:  rd[p][31:0] = minstret_q[31:0];
+        wse_pe_pkg::CsrMinstreth, wse_pe_pkg::CsrInstreth: rd[p][31:0] = minstret_q[63:32];
+        wse_pe_pkg::CsrMvendorid, wse_pe_pkg::CsrMarchid, wse_pe_pkg::CsrMimpid:
+                                  rd[p][31:0] = 32'd0;
+        wse_pe_pkg::CsrMhartid:   rd[p][31:0] = {16'd0, hartid_i};
+        default:                  rd[p][32] = 1'b1;
+      endcase
+    end
+  end
+  assign csr_rd  = rd[0];
+  assign mgmt_rd = rd[1];
   assign csr_rdata_o  = csr_rd[31:0];
   assign mgmt_rdata_o = mgmt_rd[31:0];
 

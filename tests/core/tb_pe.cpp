@@ -133,6 +133,7 @@ int main(int argc, char **argv)
 	top->x_i = x;
 	top->y_i = y;
 	top->halt_req_i = 1;
+	top->core_rst_i = 0;
 	top->rst_ni = 0;
 	top->clk_i = 0;
 	top->eval();

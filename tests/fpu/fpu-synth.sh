@@ -3,11 +3,15 @@
 # longest topological path (gate levels, flip-flops excluded) with its end
 # points. Writes OUTDIR/synth.log and OUTDIR/synth-report.txt.
 # Usage: fpu-synth.sh OUTDIR RTL...
+# Environment: FPU_CHPARAM, e.g. "-set RoundStage 1" (yosys chparam).
 set -eu
 out=$1; shift
+chp=""
+[ -n "${FPU_CHPARAM:-}" ] && chp="chparam ${FPU_CHPARAM} fpu"
 mkdir -p "$out"
 cat > "$out/fpu.ys" <<EOS
 read_verilog -sv -DSYNTHESIS -Irtl/prim $*
+$chp
 synth -top fpu
 tee -o $out/stat-hier.txt stat
 flatten
@@ -22,10 +26,10 @@ len=$(sed -n 's/.*Longest topological path in fpu (length=\([0-9]*\)).*/\1/p' "$
 from=$(awk '/^ *0: / {print $2; exit}' "$out/ltp.txt")
 to=$(awk '/^ *[0-9]+: / {l=$2} END {print l}' "$out/ltp.txt")
 {
-	echo "FPU synthesis (yosys generic gates, flattened)"
+	echo "FPU synthesis (yosys generic gates, flattened)${FPU_CHPARAM:+, chparam $FPU_CHPARAM}"
 	echo "cells        $cells"
 	echo "flip-flops   $flops"
-	echo "longest path $len gate levels, from $from to $to"
+	printf "longest path %s gate levels, from %s to %s\n" "$len" "$from" "$to"
 	echo "cells per module (hierarchical synthesis):"
 	awk '/^=== / {m=$2} /Number of cells/ && m != "" {printf "  %-20s %8s\n", m, $NF; m=""}' "$out/stat-hier.txt" |
 		sed 's/\$paramod\$[0-9a-f]*\\//; s/\$paramod\\//'

@@ -5,14 +5,16 @@
 //   stage 0: unpack, special cases, 24x24 product, addend alignment,
 //            non-arithmetic ops, float-to-int; starts div/sqrt
 //   stage 1: FMA add + normalize, shared rounder  -> output register
+//            (RoundStage = 1 puts a register before the rounder)
 //
 // Add, sub, mul and the fused ops are fully pipelined: a result two cycles
-// after acceptance, one operation per cycle. fdiv/fsqrt run in the
+// (three with RoundStage) after acceptance, one operation per cycle. fdiv/fsqrt run in the
 // iterative unit, which blocks new operations until its result has entered
 // stage 1. The core resolves the DYN rounding mode before issue.
 module fpu #(
   parameter int unsigned TagW            = 5,  // e.g. destination register
-  parameter int unsigned DivIterPerCycle = 2   // div/sqrt bits per cycle
+  parameter int unsigned DivIterPerCycle = 2,  // div/sqrt bits per cycle
+  parameter bit          RoundStage      = 1'b0  // register before rounding
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -328,9 +330,109 @@ module fpu #(
     end
   end
 
+  // Optional register between normalization and rounding (RoundStage):
+  // one more cycle of latency, same throughput, a shorter critical path.
+  logic                   rr_valid, rr_bypass, rr_sign, rr_sticky, rr_zero;
+  logic [2:0]             rr_rm;
+  logic [TagW-1:0]        rr_tag;
+  logic [31:0]            rr_res;
+  logic [4:0]             rr_flags;
+  logic signed [ExpW-1:0] rr_exp;
+  logic [RndW-1:0]        rr_mant;
+
+  if (RoundStage) begin : g_round_stage
+    logic                   s2_valid_q, s2_bypass_q, s2_sign_q, s2_sticky_q, s2_zero_q;
+    logic                   s2_valid_d, s2_bypass_d, s2_sign_d, s2_sticky_d, s2_zero_d;
+    logic [2:0]             s2_rm_q, s2_rm_d;
+    logic [TagW-1:0]        s2_tag_q, s2_tag_d;
+    logic [31:0]            s2_res_q, s2_res_d;
+    logic [4:0]             s2_flags_q, s2_flags_d;
+    logic signed [ExpW-1:0] s2_exp_q, s2_exp_d;
+    logic [RndW-1:0]        s2_mant_q, s2_mant_d;
+
+    always_comb begin
+      s2_valid_d  = s2_valid_q;
+      s2_bypass_d = s2_bypass_q;
+      s2_sign_d   = s2_sign_q;
+      s2_sticky_d = s2_sticky_q;
+      s2_zero_d   = s2_zero_q;
+      s2_rm_d     = s2_rm_q;
+      s2_tag_d    = s2_tag_q;
+      s2_res_d    = s2_res_q;
+      s2_flags_d  = s2_flags_q;
+      s2_exp_d    = s2_exp_q;
+      s2_mant_d   = s2_mant_q;
+      if (adv) begin
+        s2_valid_d  = s1_valid_q;
+        s2_bypass_d = (s1_kind_q == KindBypass);
+        s2_sign_d   = rn_sign;
+        s2_sticky_d = rn_sticky;
+        s2_zero_d   = rn_zero;
+        s2_rm_d     = s1_rm_q;
+        s2_tag_d    = s1_tag_q;
+        s2_res_d    = s1_res_q;
+        s2_flags_d  = s1_flags_q;
+        s2_exp_d    = rn_exp;
+        s2_mant_d   = rn_mant;
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        s2_valid_q  <= 1'b0;
+        s2_bypass_q <= 1'b1;
+        s2_sign_q   <= 1'b0;
+        s2_sticky_q <= 1'b0;
+        s2_zero_q   <= 1'b1;
+        s2_rm_q     <= '0;
+        s2_tag_q    <= '0;
+        s2_res_q    <= '0;
+        s2_flags_q  <= '0;
+        s2_exp_q    <= '0;
+        s2_mant_q   <= '0;
+      end else begin
+        s2_valid_q  <= s2_valid_d;
+        s2_bypass_q <= s2_bypass_d;
+        s2_sign_q   <= s2_sign_d;
+        s2_sticky_q <= s2_sticky_d;
+        s2_zero_q   <= s2_zero_d;
+        s2_rm_q     <= s2_rm_d;
+        s2_tag_q    <= s2_tag_d;
+        s2_res_q    <= s2_res_d;
+        s2_flags_q  <= s2_flags_d;
+        s2_exp_q    <= s2_exp_d;
+        s2_mant_q   <= s2_mant_d;
+      end
+    end
+
+    assign rr_valid  = s2_valid_q;
+    assign rr_bypass = s2_bypass_q;
+    assign rr_sign   = s2_sign_q;
+    assign rr_sticky = s2_sticky_q;
+    assign rr_zero   = s2_zero_q;
+    assign rr_rm     = s2_rm_q;
+    assign rr_tag    = s2_tag_q;
+    assign rr_res    = s2_res_q;
+    assign rr_flags  = s2_flags_q;
+    assign rr_exp    = s2_exp_q;
+    assign rr_mant   = s2_mant_q;
+  end else begin : g_no_round_stage
+    assign rr_valid  = s1_valid_q;
+    assign rr_bypass = (s1_kind_q == KindBypass);
+    assign rr_sign   = rn_sign;
+    assign rr_sticky = rn_sticky;
+    assign rr_zero   = rn_zero;
+    assign rr_rm     = s1_rm_q;
+    assign rr_tag    = s1_tag_q;
+    assign rr_res    = s1_res_q;
+    assign rr_flags  = s1_flags_q;
+    assign rr_exp    = rn_exp;
+    assign rr_mant   = rn_mant;
+  end
+
   fpu_round u_round (
-    .sign_i (rn_sign), .exp_i (rn_exp), .mant_i (rn_mant), .sticky_i (rn_sticky),
-    .zero_i (rn_zero), .rm_i (s1_rm_q), .result_o (rn_res), .flags_o (rn_flags)
+    .sign_i (rr_sign), .exp_i (rr_exp), .mant_i (rr_mant), .sticky_i (rr_sticky),
+    .zero_i (rr_zero), .rm_i (rr_rm), .result_o (rn_res), .flags_o (rn_flags)
   );
 
   // ------------------------------------------------------- output register
@@ -345,11 +447,11 @@ module fpu #(
     out_flags_d = out_flags_q;
     out_tag_d   = out_tag_q;
     if (adv) begin
-      out_valid_d = s1_valid_q;
-      out_tag_d   = s1_tag_q;
-      if (s1_kind_q == KindBypass) begin
-        out_res_d   = s1_res_q;
-        out_flags_d = s1_flags_q;
+      out_valid_d = rr_valid;
+      out_tag_d   = rr_tag;
+      if (rr_bypass) begin
+        out_res_d   = rr_res;
+        out_flags_d = rr_flags;
       end else begin
         out_res_d   = rn_res;
         out_flags_d = rn_flags;
@@ -386,6 +488,7 @@ module fpu #(
   `ASSERT(NoIssueWhileDivSqrt_A, !(ds_busy && in_ready_o))
   `ASSERT(RoundInNormalized_A,
           !(s1_valid_q && s1_kind_q != KindBypass && !rn_zero) || rn_mant[RndW-1])
+  `ASSERT(RounderInNormalized_A, !(rr_valid && !rr_bypass && !rr_zero) || rr_mant[RndW-1])
   `ASSERT(SpecialNotBoth_A, !(accept && op_ds && ds_take))
   `ASSERT(FlagsOnlyOnValid_A, !(out_valid_o && out_flags_o[fpu_pkg::FlagDz] &&
                                 out_flags_o[fpu_pkg::FlagNv]))
@@ -394,9 +497,9 @@ module fpu #(
   `COVER(BackToBackFma_C, accept && op_fma && s1_valid_q && s1_kind_q == KindFma)
   // datapath corners: alignment clamp and jamming, deep cancellation,
   // subnormal results, results entirely below the subnormal range
-  logic s1_fma, s1_rnd;
+  logic s1_fma, rr_rnd;
   assign s1_fma = s1_valid_q && (s1_kind_q == KindFma);
-  assign s1_rnd = s1_valid_q && (s1_kind_q != KindBypass) && !rn_zero;
+  assign rr_rnd = rr_valid && !rr_bypass && !rr_zero;
   `COVER(FmaAddendClamped_C, accept && op_fma && !pre_special && pre_clamped)
   `COVER(FmaAddendJammed_C, s1_fma && s1_addend_q[0])
   `COVER(FmaJammedSubtract_C, s1_fma && s1_addend_q[0] && (s1_psign_q != s1_csign_q))
@@ -404,9 +507,9 @@ module fpu #(
   `COVER(FmaCancel24_C, s1_fma && (s1_psign_q != s1_csign_q) && !fa_zero &&
          (s1_prod_q != '0) && ((fa_exp + ExpW'(24)) < (s1_base_q + ExpW'(47))))
   `COVER(FmaExactZero_C, s1_fma && fa_zero)
-  `COVER(RoundSubnormal_C, s1_rnd && (rn_exp < -ExpW'(126)) && (rn_exp >= -ExpW'(149)))
-  `COVER(RoundBelowSubnormal_C, s1_rnd && (rn_exp < -ExpW'(150)))
-  `COVER(RoundCarryToNormal_C, s1_rnd && (rn_exp == -ExpW'(127)) &&
+  `COVER(RoundSubnormal_C, rr_rnd && (rr_exp < -ExpW'(126)) && (rr_exp >= -ExpW'(149)))
+  `COVER(RoundBelowSubnormal_C, rr_rnd && (rr_exp < -ExpW'(150)))
+  `COVER(RoundCarryToNormal_C, rr_rnd && (rr_exp == -ExpW'(127)) &&
          (rn_res[30:23] == 8'd1))
   `COVER(Overflow_C, out_valid_o && out_flags_o[fpu_pkg::FlagOf])
   `COVER(Underflow_C, out_valid_o && out_flags_o[fpu_pkg::FlagUf])

@@ -142,6 +142,7 @@ module fpu_cop #(
 
   // ---- F register file ---------------------------------------------------
   logic [31:0] freg_q [32];
+  logic [31:0] freg_d [32];
   logic [31:0] fa, fb, fc;
   logic        freg_we;
   logic [31:0] freg_wdata;
@@ -150,13 +151,24 @@ module fpu_cop #(
   assign fb = freg_q[rs2];
   assign fc = freg_q[rs3];
 
+  always_comb begin
+    for (int unsigned i = 0; i < 32; i++) begin
+      freg_d[i] = freg_q[i];
+    end
+    if (freg_we) begin
+      freg_d[rd] = freg_wdata;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned i = 0; i < 32; i++) begin
         freg_q[i] <= 32'd0;
       end
-    end else if (freg_we) begin
-      freg_q[rd] <= freg_wdata;
+    end else begin
+      for (int unsigned i = 0; i < 32; i++) begin
+        freg_q[i] <= freg_d[i];
+      end
     end
   end
 

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * wsehost.h - libwsehost, the host library of wsemu.
+ *
+ * Opaque device handles, negative error codes (enum wse_error) with
+ * wse_strerror(), options structs that begin with their own size, no global
+ * state. Every call that waits takes or inherits a time-out. See
+ * docs/libwsehost.md for the guide and docs/protocol.md for the link.
+ */
+#ifndef WSEHOST_H
+#define WSEHOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define WSE_API __attribute__((visibility("default")))
+#else
+#define WSE_API
+#endif
+
+/* Library version: (major << 16) | (minor << 8) | patch. */
+#define WSEHOST_VERSION_MAJOR 0
+#define WSEHOST_VERSION_MINOR 1
+#define WSEHOST_VERSION_PATCH 0
+#define WSEHOST_VERSION                                               \
+	((WSEHOST_VERSION_MAJOR << 16) | (WSEHOST_VERSION_MINOR << 8) | \
+	 WSEHOST_VERSION_PATCH)
+
+/* Errors. Every function returning int returns 0 (or a count) on success
+ * and one of these on failure. */
+enum wse_error {
+	WSE_SUCCESS = 0,
+	WSE_ERROR_IO = -1,            /* transport read/write failed */
+	WSE_ERROR_INVALID_PARAM = -2, /* bad argument (NULL, bad URI, ...) */
+	WSE_ERROR_ACCESS = -3,        /* permission denied */
+	WSE_ERROR_NO_DEVICE = -4,     /* device gone (simulator exited, ...) */
+	WSE_ERROR_NOT_FOUND = -5,     /* no such device, file or tag */
+	WSE_ERROR_BUSY = -6,          /* device in use or too many requests */
+	WSE_ERROR_TIMEOUT = -7,       /* a wait expired */
+	WSE_ERROR_OVERFLOW = -8,      /* buffer too small for the data */
+	WSE_ERROR_TRUNCATED = -9,     /* packet or field shorter than needed */
+	WSE_ERROR_BAD_MAGIC = -10,    /* no packet magic at this position */
+	WSE_ERROR_HEADER_CRC = -11,   /* header CRC-32C mismatch */
+	WSE_ERROR_PAYLOAD_CRC = -12,  /* payload CRC-32C mismatch */
+	WSE_ERROR_VERSION = -13,      /* protocol major versions differ */
+	WSE_ERROR_BAD_OPCODE = -14,   /* unknown or misplaced opcode */
+	WSE_ERROR_LENGTH = -15,       /* payload length over the limit */
+	WSE_ERROR_MALFORMED = -16,    /* payload layout wrong, reserved set */
+	WSE_ERROR_RANGE = -17,        /* tile, address, port out of range */
+	WSE_ERROR_ALIGN = -18,        /* address or length misaligned */
+	WSE_ERROR_DEVICE = -19,       /* device refused (management error) */
+	WSE_ERROR_ABORTED = -20,      /* request aborted */
+	WSE_ERROR_BAD_DTB = -21,      /* device tree invalid or not a wsemu one */
+	WSE_ERROR_NO_MEM = -22,       /* out of memory */
+	WSE_ERROR_NOT_SUPPORTED = -23, /* not available on this device/build */
+	WSE_ERROR_VERIFY = -24,       /* flash verify found different data */
+	WSE_ERROR_OTHER = -99
+};
+
+/* Text for an error code (also for unknown codes); never NULL. */
+WSE_API const char *wse_strerror(int err);
+/* Name of an error code, e.g. "WSE_ERROR_TIMEOUT"; never NULL. */
+WSE_API const char *wse_error_name(int err);
+/* WSEHOST_VERSION of the library actually loaded. */
+WSE_API uint32_t wse_version(void);
+/* "major.minor.patch" of the library actually loaded. */
+WSE_API const char *wse_version_string(void);
+
+/* Logging: silent unless a callback is set or WSE_DEBUG is in the
+ * environment (WSE_DEBUG=1..4 sets the level, messages go to stderr). */
+enum wse_log_level {
+	WSE_LOG_NONE = 0,
+	WSE_LOG_ERROR = 1,
+	WSE_LOG_WARNING = 2,
+	WSE_LOG_INFO = 3,
+	WSE_LOG_DEBUG = 4
+};
+typedef void (*wse_log_cb)(void *user, enum wse_log_level level,
+			   const char *msg);
+
+typedef struct wse_device wse_device;
+
+/* Options of wse_open(). Set size = sizeof(struct wse_open_opts); fields
+ * past the caller's size take their defaults, so binaries built against an
+ * older header keep working. A NULL opts means all defaults. */
+struct wse_open_opts {
+	size_t size;
+	int timeout_ms;       /* default wait for every request; 0 = 5000 */
+	int open_timeout_ms;  /* connect/spawn wait; 0 = 10000 */
+	wse_log_cb log_cb;    /* NULL: WSE_DEBUG decides */
+	void *log_user;
+	int log_level;        /* with log_cb: highest level passed; 0 = INFO */
+};
+
+/*
+ * Open a device by URI:
+ *   "sim:board=sim-4x4"    spawn wsemu-sim for a board (default URI, used
+ *                          when uri is NULL or "")
+ *   "sim:attach=PATH"      connect to a running wsemu-sim's Unix socket
+ *   "usb:..." "pcie:/dev/wseN"   declared, WSE_ERROR_NOT_SUPPORTED for now
+ * On success *dev is set and the device's INFO (DTB) has been read.
+ * Errors: INVALID_PARAM (bad URI), NOT_FOUND, ACCESS, BUSY, TIMEOUT,
+ * NO_DEVICE, VERSION, BAD_DTB, NOT_SUPPORTED, NO_MEM, protocol errors.
+ */
+WSE_API int wse_open(wse_device **dev, const char *uri,
+		     const struct wse_open_opts *opts);
+/* Close and free; NULL is ignored. */
+WSE_API void wse_close(wse_device *dev);
+
+/* Device description, from INFO and the device's DTB.
+ * Set size = sizeof(struct wse_info) before calling. */
+struct wse_info {
+	size_t size;
+	unsigned proto_major, proto_minor;         /* the device's */
+	uint32_t max_payload, max_outstanding;
+	char build_id[33];
+	char compatible[64];                       /* board, e.g. wsemu,sim-4x4 */
+	char model[96];
+	unsigned columns, rows, colors, user_colors;
+	unsigned num_vc, vc_depth, ramp_color_depth;
+	uint8_t color_vc[32];
+	unsigned imem_bytes, dmem_bytes, dmem_banks;
+	char link_compatible[32];
+	unsigned link_width_bits, link_bytes_per_cycle, link_latency_cycles;
+};
+WSE_API int wse_get_info(wse_device *dev, struct wse_info *info);
+/* The raw DTB, valid until wse_close(). */
+WSE_API int wse_get_dtb(wse_device *dev, const void **dtb, size_t *len);
+/* Parse a DTB without a device (same checks as wse_open). On
+ * WSE_ERROR_BAD_DTB, errbuf (if not NULL) says what is wrong. */
+WSE_API int wse_parse_dtb(const void *dtb, size_t len, struct wse_info *info,
+			  char *errbuf, size_t errlen);
+
+/* Round trip with len bytes (<= max_payload) echoed. */
+WSE_API int wse_ping(wse_device *dev, const void *data, size_t len);
+WSE_API int wse_reset(wse_device *dev);
+/* x = y = WSE_ALL_TILES: every tile. */
+#define WSE_ALL_TILES 0xFFu
+WSE_API int wse_tile_halt(wse_device *dev, unsigned x, unsigned y);
+WSE_API int wse_tile_run(wse_device *dev, unsigned x, unsigned y);
+
+/* Tile memory (the core's address space), len a multiple of 4, any size
+ * (split into packets). */
+WSE_API int wse_mem_read(wse_device *dev, unsigned x, unsigned y,
+			 uint32_t addr, void *buf, size_t len);
+WSE_API int wse_mem_write(wse_device *dev, unsigned x, unsigned y,
+			  uint32_t addr, const void *buf, size_t len);
+WSE_API int wse_csr_read(wse_device *dev, unsigned x, unsigned y,
+			 unsigned csr, uint32_t *value);
+WSE_API int wse_csr_write(wse_device *dev, unsigned x, unsigned y,
+			  unsigned csr, uint32_t value);
+/* Route entries (docs/register-map.md ROUTE[c]) of colors
+ * first..first+n-1. */
+WSE_API int wse_route_read(wse_device *dev, unsigned x, unsigned y,
+			   unsigned first, uint32_t *entries, size_t n);
+WSE_API int wse_route_write(wse_device *dev, unsigned x, unsigned y,
+			    unsigned first, const uint32_t *entries, size_t n);
+/* Management register word (docs/register-map.md). */
+WSE_API int wse_reg_read(wse_device *dev, unsigned x, unsigned y,
+			 uint32_t addr, uint32_t *value);
+WSE_API int wse_reg_write(wse_device *dev, unsigned x, unsigned y,
+			  uint32_t addr, uint32_t value);
+
+/* Performance counters of a tile's router (15 values, see the protocol) or,
+ * with x = y = WSE_ALL_TILES, of the host interface. Returns the number of
+ * counters the device sent (may exceed n; only n are stored). */
+WSE_API int wse_perf_read(wse_device *dev, unsigned x, unsigned y,
+			  uint32_t *values, size_t n);
+
+/* Edge ports: edge 0 = west, 1 = east; row 0..rows-1. */
+#define WSE_WEST 0u
+#define WSE_EAST 1u
+struct wse_stream_chunk {
+	unsigned edge, row;
+	const uint64_t *wavelets; /* wse_wavelet() layout, 38 bits used */
+	size_t count;
+};
+/* Inject wavelets at one or several edge ports in one packet (split if
+ * larger than max_payload); returns when the device accepted them all. */
+WSE_API int wse_stream_in(wse_device *dev, const struct wse_stream_chunk *c,
+			  size_t n);
+/* Allow the device to send up to n more wavelets from an edge port. */
+WSE_API int wse_stream_credit(wse_device *dev, unsigned edge, unsigned row,
+			      uint32_t n);
+/* Take up to max received wavelets of a port, waiting up to timeout_ms
+ * (< 0: the device time-out) for at least one. Returns the count. */
+WSE_API int wse_stream_out(wse_device *dev, unsigned edge, unsigned row,
+			   uint64_t *buf, size_t max, int timeout_ms);
+/* Take up to len bytes of console output received so far (all tiles,
+ * in arrival order; each line prefixed "[x,y] "). Returns the count. */
+WSE_API int wse_console_read(wse_device *dev, char *buf, size_t len);
+
+WSE_API int wse_flash_read(wse_device *dev, uint32_t off, void *buf,
+			   size_t len);
+WSE_API int wse_flash_erase(wse_device *dev, uint32_t off, uint32_t len);
+WSE_API int wse_flash_program(wse_device *dev, uint32_t off,
+			      const void *buf, size_t len);
+/* 0 when flash [off, off+len) has CRC-32C crc, else WSE_ERROR_VERIFY. */
+WSE_API int wse_flash_verify(wse_device *dev, uint32_t off, uint32_t len,
+			     uint32_t crc);
+/* CRC-32C as the protocol uses it (start with crc = 0). */
+WSE_API uint32_t wse_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/* Link statistics of the host side. Set size first. */
+struct wse_link_stats {
+	size_t size;
+	uint64_t tx_packets, rx_packets;
+	uint64_t resync_bytes;   /* bytes skipped looking for a header */
+	uint64_t bad_packets;    /* CRC/format errors in received packets */
+	uint64_t late_replies;   /* responses for retired (timed-out) tags */
+	uint64_t timeouts;
+};
+WSE_API int wse_get_link_stats(wse_device *dev, struct wse_link_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WSEHOST_H */

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * transport.h - the operations table every libwsehost transport provides.
+ * A transport moves bytes of the link protocol (docs/protocol.md) between
+ * the library and one device; it knows nothing about packets. wse_open()
+ * picks the table by the URI's scheme ("sim:", "usb:", "pcie:").
+ *
+ * Common rules: every wait is bounded by the timeout_ms given (> 0); no
+ * function raises a signal (SIGPIPE included); file descriptors are
+ * close-on-exec; a transport is used by one thread at a time (the device
+ * lock serializes it). Errors are enum wse_error values.
+ */
+#ifndef WSEHOST_TRANSPORT_H
+#define WSEHOST_TRANSPORT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "codec.h"
+
+struct wse_logger {
+	wse_log_cb cb;
+	void *user;
+	int level; /* highest level delivered; 0 = silent */
+};
+WSE_INTERNAL void wse_log(const struct wse_logger *lg, enum wse_log_level lv,
+			  const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Logger from options and the WSE_DEBUG environment variable. */
+WSE_INTERNAL void wse_logger_init(struct wse_logger *lg, wse_log_cb cb,
+				  void *user, int level);
+
+struct wse_transport; /* each transport's own state */
+
+struct wse_transport_ops {
+	/* URI scheme without the colon, e.g. "sim". */
+	const char *scheme;
+	/*
+	 * open: connect to the device named by args (the URI after
+	 * "scheme:"), waiting at most timeout_ms. On success sets *t and
+	 * returns 0. Errors: INVALID_PARAM (args not understood), NOT_FOUND
+	 * (no such device/simulator/socket), ACCESS, BUSY (in use), TIMEOUT,
+	 * NO_DEVICE (device went away while connecting), NO_MEM,
+	 * NOT_SUPPORTED (transport not available in this build). On error
+	 * nothing stays allocated, open or running and *t is untouched.
+	 */
+	int (*open)(struct wse_transport **t, const char *args,
+		    int timeout_ms, const struct wse_logger *log);
+	/*
+	 * send: write all len bytes, in order. Returns 0, TIMEOUT (not all
+	 * written within timeout_ms; part of the bytes may have left, so the
+	 * peer will see a truncated packet and resynchronize), NO_DEVICE (the
+	 * peer closed or died), IO (any other failure). Never SIGPIPE.
+	 */
+	int (*send)(struct wse_transport *t, const void *buf, size_t len,
+		    int timeout_ms);
+	/*
+	 * recv: wait up to timeout_ms for at least one byte, then return
+	 * what is available, at most cap bytes: the count (> 0), TIMEOUT
+	 * (nothing arrived), NO_DEVICE (the peer closed: end of stream or
+	 * reset), IO.
+	 */
+	int (*recv)(struct wse_transport *t, void *buf, size_t cap,
+		    int timeout_ms);
+	/*
+	 * close: release everything (socket, child process, files), waiting
+	 * at most a bounded time for a child to exit. Never fails; t is
+	 * invalid afterwards. NULL is ignored.
+	 */
+	void (*close)(struct wse_transport *t);
+};
+
+WSE_INTERNAL extern const struct wse_transport_ops wse_transport_sim;
+WSE_INTERNAL extern const struct wse_transport_ops wse_transport_usb;
+WSE_INTERNAL extern const struct wse_transport_ops wse_transport_pcie;
+
+/* Table for a URI; *args points after "scheme:". NULL if unknown. */
+WSE_INTERNAL const struct wse_transport_ops *
+wse_transport_find(const char *uri, const char **args);
+
+/* Open a device over an explicit transport table (used by wse_open() and
+ * by tests that wrap a transport). */
+WSE_INTERNAL int wse_open_ops(wse_device **dev,
+			      const struct wse_transport_ops *ops,
+			      const char *args,
+			      const struct wse_open_opts *opts);
+
+/* Milliseconds on a monotonic clock. */
+WSE_INTERNAL long long wse_now_ms(void);
+
+/* DTB checks shared by wse_parse_dtb() and wse_open(). */
+WSE_INTERNAL int wse_dtb_parse(const void *dtb, size_t len,
+			       struct wse_info *info, char *err,
+			       size_t errlen);
+
+#endif /* WSEHOST_TRANSPORT_H */

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * transport_sim.c - "sim:" transport: the link to wsemu-sim over a Unix
+ * stream socket.
+ *   sim:attach=PATH     connect to a running simulator's socket
+ *   sim:board=NAME      spawn "wsemu-sim --board NAME --socket PATH" (the
+ *                       program named by $WSEMU_SIM, else wsemu-sim from
+ *                       PATH) on a socket in a fresh private directory,
+ *                       connect, and stop it again on close
+ * Sockets are SOCK_CLOEXEC, sends use MSG_NOSIGNAL, and every wait is a
+ * poll() with a time-out.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "transport.h"
+
+extern char **environ;
+
+struct wse_transport {
+	int fd;
+	pid_t child;      /* spawned simulator, or 0 */
+	char dir[64];     /* private directory of the spawned socket */
+	char path[108];
+	const struct wse_logger *log;
+};
+
+static int errno_to_error(int e)
+{
+	switch (e) {
+	case ENOENT:
+	case ECONNREFUSED:
+		return WSE_ERROR_NOT_FOUND;
+	case EACCES:
+	case EPERM:
+		return WSE_ERROR_ACCESS;
+	case EPIPE:
+	case ECONNRESET:
+	case ENOTCONN:
+		return WSE_ERROR_NO_DEVICE;
+	case ENOMEM:
+	case ENOBUFS:
+		return WSE_ERROR_NO_MEM;
+	case EAGAIN:
+		return WSE_ERROR_BUSY;
+	default:
+		return WSE_ERROR_IO;
+	}
+}
+
+/* Wait for events on fd; 1 ready, TIMEOUT, IO. */
+static int wait_fd(int fd, short ev, int timeout_ms)
+{
+	long long end = wse_now_ms() + timeout_ms;
+	for (;;) {
+		long long left = end - wse_now_ms();
+		if (left < 0)
+			left = 0;
+		struct pollfd p = {.fd = fd, .events = ev};
+		int r = poll(&p, 1, (int)left);
+		if (r > 0)
+			return 1;
+		if (r == 0)
+			return WSE_ERROR_TIMEOUT;
+		if (errno != EINTR)
+			return WSE_ERROR_IO;
+	}
+}
+
+static int connect_once(const char *path, int *fdp)
+{
+	struct sockaddr_un sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return WSE_ERROR_INVALID_PARAM;
+	strcpy(sa.sun_path, path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return errno_to_error(errno);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 &&
+	    errno != EINPROGRESS) {
+		int e = errno;
+		close(fd);
+		return errno_to_error(e);
+	}
+	*fdp = fd;
+	return 0;
+}
+
+/* Wait until a non-blocking connect finished. */
+static int connect_finish(int fd, int timeout_ms)
+{
+	int r = wait_fd(fd, POLLOUT, timeout_ms);
+	if (r < 0)
+		return r;
+	int err = 0;
+	socklen_t l = sizeof(err);
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &l) < 0)
+		return WSE_ERROR_IO;
+	return err ? errno_to_error(err) : 0;
+}
+
+static void reap(struct wse_transport *t)
+{
+	if (t->child <= 0)
+		return;
+	int st;
+	kill(t->child, SIGTERM);
+	for (int i = 0; i < 200; i++) { /* 2 s, then SIGKILL */
+		if (waitpid(t->child, &st, WNOHANG) == t->child) {
+			t->child = 0;
+			return;
+		}
+		usleep(10000);
+	}
+	kill(t->child, SIGKILL);
+	waitpid(t->child, &st, 0);
+	t->child = 0;
+}
+
+static void cleanup(struct wse_transport *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	reap(t);
+	if (t->dir[0]) {
+		unlink(t->path);
+		rmdir(t->dir);
+	}
+	free(t);
+}
+
+static int valid_board(const char *b)
+{
+	if (!*b || strlen(b) > 32)
+		return 0;
+	for (; *b; b++)
+		if (!((*b >= 'a' && *b <= 'z') || (*b >= 'A' && *b <= 'Z') ||
+		      (*b >= '0' && *b <= '9') || *b == '-' || *b == '_'))
+			return 0;
+	return 1;
+}
+
+static int spawn_sim(struct wse_transport *t, const char *board)
+{
+	const char *prog = getenv("WSEMU_SIM");
+	if (!prog || !*prog)
+		prog = "wsemu-sim";
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp || strlen(tmp) > 40)
+		tmp = "/tmp";
+	snprintf(t->dir, sizeof(t->dir), "%s/wsehost-XXXXXX", tmp);
+	if (!mkdtemp(t->dir)) { /* mode 0700: the socket is private */
+		int e = errno;
+		t->dir[0] = 0;
+		wse_log(t->log, WSE_LOG_ERROR, "sim: mkdtemp: %s", strerror(e));
+		return errno_to_error(e);
+	}
+	snprintf(t->path, sizeof(t->path), "%s/link.sock", t->dir);
+	char *argv[] = {(char *)prog, "--board", (char *)board, "--socket",
+			t->path, NULL};
+	int e = posix_spawnp(&t->child, prog, NULL, NULL, argv, environ);
+	if (e) {
+		t->child = 0;
+		wse_log(t->log, WSE_LOG_ERROR, "sim: cannot start %s: %s",
+			prog, strerror(e));
+		return e == ENOENT ? WSE_ERROR_NOT_FOUND : errno_to_error(e);
+	}
+	wse_log(t->log, WSE_LOG_INFO, "sim: started %s --board %s (pid %d)",
+		prog, board, (int)t->child);
+	return 0;
+}
+
+static int sim_open(struct wse_transport **tp, const char *args,
+		    int timeout_ms, const struct wse_logger *log)
+{
+	const char *attach = NULL, *board = NULL;
+	if (!args || !*args)
+		board = "sim-4x4";
+	else if (!strncmp(args, "attach=", 7))
+		attach = args + 7;
+	else if (!strncmp(args, "board=", 6))
+		board = args + 6;
+	if ((!attach && !board) || (attach && !*attach) ||
+	    (board && !valid_board(board)) ||
+	    (attach && strlen(attach) >= sizeof(((struct wse_transport *)0)->path))) {
+		wse_log(log, WSE_LOG_ERROR, "sim: bad URI arguments '%s'",
+			args);
+		return WSE_ERROR_INVALID_PARAM;
+	}
+	struct wse_transport *t = calloc(1, sizeof(*t));
+	if (!t)
+		return WSE_ERROR_NO_MEM;
+	t->fd = -1;
+	t->log = log;
+	int r;
+	long long end = wse_now_ms() + timeout_ms;
+	if (board) {
+		r = spawn_sim(t, board);
+		if (r)
+			goto fail;
+	} else {
+		strcpy(t->path, attach);
+	}
+	for (;;) {
+		r = connect_once(t->path, &t->fd);
+		if (!r) {
+			long long left = end - wse_now_ms();
+			r = connect_finish(t->fd, left > 0 ? (int)left : 0);
+			if (!r)
+				break;
+			close(t->fd);
+			t->fd = -1;
+		}
+		/* A full listen backlog (EAGAIN) clears when the simulator
+		 * accepts; a spawned simulator needs a moment to create its
+		 * socket. Anything else is final. */
+		if (r != WSE_ERROR_BUSY &&
+		    !(board && r == WSE_ERROR_NOT_FOUND))
+			goto fail;
+		int st;
+		if (board && waitpid(t->child, &st, WNOHANG) == t->child) {
+			t->child = 0;
+			wse_log(log, WSE_LOG_ERROR,
+				"sim: simulator exited before listening (status %d)",
+				WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+			r = WSE_ERROR_NO_DEVICE;
+			goto fail;
+		}
+		if (wse_now_ms() >= end) {
+			r = WSE_ERROR_TIMEOUT;
+			goto fail;
+		}
+		usleep(5000);
+	}
+	wse_log(log, WSE_LOG_INFO, "sim: connected to %s", t->path);
+	*tp = t;
+	return 0;
+fail:
+	wse_log(log, WSE_LOG_ERROR, "sim: cannot connect to %s: %s",
+		t->path[0] ? t->path : "(none)", wse_strerror(r));
+	cleanup(t);
+	return r;
+}
+
+static int sim_send(struct wse_transport *t, const void *buf, size_t len,
+		    int timeout_ms)
+{
+	const uint8_t *p = buf;
+	long long end = wse_now_ms() + timeout_ms;
+	while (len) {
+		ssize_t n = send(t->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			return errno_to_error(errno);
+		long long left = end - wse_now_ms();
+		if (left <= 0)
+			return WSE_ERROR_TIMEOUT;
+		int r = wait_fd(t->fd, POLLOUT, (int)left);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int sim_recv(struct wse_transport *t, void *buf, size_t cap,
+		    int timeout_ms)
+{
+	if (cap > (1u << 30))
+		cap = 1u << 30;
+	long long end = wse_now_ms() + timeout_ms;
+	for (;;) {
+		ssize_t n = recv(t->fd, buf, cap, MSG_DONTWAIT);
+		if (n > 0)
+			return (int)n;
+		if (n == 0)
+			return WSE_ERROR_NO_DEVICE;
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return errno_to_error(errno);
+		long long left = end - wse_now_ms();
+		if (left <= 0)
+			return WSE_ERROR_TIMEOUT;
+		int r = wait_fd(t->fd, POLLIN, (int)left);
+		if (r < 0)
+			return r;
+	}
+}
+
+static void sim_close(struct wse_transport *t)
+{
+	if (t)
+		cleanup(t);
+}
+
+const struct wse_transport_ops wse_transport_sim = {
+	.scheme = "sim",
+	.open = sim_open,
+	.send = sim_send,
+	.recv = sim_recv,
+	.close = sim_close,
+};
+
+/* ---- Declared transports -------------------------------------------- */
+
+static int unsupported_open(struct wse_transport **t, const char *args,
+			    int timeout_ms, const struct wse_logger *log)
+{
+	(void)t;
+	(void)args;
+	(void)timeout_ms;
+	wse_log(log, WSE_LOG_ERROR, "transport not supported in this build");
+	return WSE_ERROR_NOT_SUPPORTED;
+}
+static int unsupported_send(struct wse_transport *t, const void *b, size_t n,
+			    int to)
+{
+	(void)t, (void)b, (void)n, (void)to;
+	return WSE_ERROR_NOT_SUPPORTED;
+}
+static int unsupported_recv(struct wse_transport *t, void *b, size_t n,
+			    int to)
+{
+	(void)t, (void)b, (void)n, (void)to;
+	return WSE_ERROR_NOT_SUPPORTED;
+}
+static void unsupported_close(struct wse_transport *t)
+{
+	(void)t;
+}
+
+/* usb: libusb-1.0 bulk endpoints; pcie:/dev/wseN: the kernel driver. */
+const struct wse_transport_ops wse_transport_usb = {
+	"usb", unsupported_open, unsupported_send, unsupported_recv,
+	unsupported_close};
+const struct wse_transport_ops wse_transport_pcie = {
+	"pcie", unsupported_open, unsupported_send, unsupported_recv,
+	unsupported_close};
+
+const struct wse_transport_ops *wse_transport_find(const char *uri,
+						   const char **args)
+{
+	static const struct wse_transport_ops *const all[] = {
+		&wse_transport_sim, &wse_transport_usb, &wse_transport_pcie};
+	if (!uri || !*uri) {
+		*args = "";
+		return &wse_transport_sim;
+	}
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		size_t n = strlen(all[i]->scheme);
+		if (!strncmp(uri, all[i]->scheme, n) && uri[n] == ':') {
+			*args = uri + n + 1;
+			return all[i];
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,76 @@
+# Host interface RTL (rtl/host_if): the clock-domain crossing parts, the
+# link receiver, their lint and testbenches.
+#   make test-host-if       async FIFO at coprime clock periods, both ways;
+#                           receiver vs the libwsehost codec, 2 x 10,000 packets;
+#                           transmitter decoded by the codec, 3,000 packets
+#   make test-full-host-if  receiver 4 x 100,000 packets, transmitter 2 x 30,000
+#   make lint-host-if       verilator --lint-only -Wall
+
+HIF_RTL  := rtl/host_if/hif_sync2.sv rtl/host_if/hif_async_fifo.sv
+HIF_RX   := rtl/host_if/hif_rx_frame.sv
+HIF_TX   := rtl/host_if/hif_tx_frame.sv
+HIF_TOP  := $(abspath .)
+# libwsehost's static library (mk/hostlib.mk): the receiver's reference.
+HIF_HLA  := $(BUILD)/host-lib/libwsehost.a
+HIF_PKG  := rtl/host_if/hif_pkg.sv
+DEB_PKGS += python3
+HIF_DIR  := $(BUILD)/host_if
+HIF_VFLAGS := --timing --assert --timescale 1ns/1ps -Wno-fatal -j $(JOBS) -Irtl/prim
+# Depths the testbench is built for.
+HIF_DEPTHS := 4 16
+
+.PHONY: test-host-if test-full-host-if lint-host-if
+
+$(HIF_DIR)/rx/tb_rx_frame: tests/host_if/tb_rx_frame.cpp $(HIF_PKG) $(HIF_RX) $(HIF_HLA) rtl/prim/prim_assert.svh | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) -Irtl/prim --top-module hif_rx_frame \
+		-Mdir $(dir $@) -o tb_rx_frame $(HIF_PKG) $(HIF_RX) $(HIF_TOP)/$< $(abspath $(HIF_HLA)) \
+		-CFLAGS "-std=c++14 -O1 -I$(HIF_TOP)/host-lib/include -I$(HIF_TOP)/host-lib/src -I$(HIF_TOP)/include" \
+		-LDFLAGS "-lfdt -lpthread" > $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
+
+$(HIF_DIR)/tb_fifo_d%/tb: tests/host_if/tb_async_fifo.sv $(HIF_RTL) rtl/prim/prim_rst_sync.sv rtl/prim/prim_assert.svh | deps
+	@mkdir -p $(dir $@)
+	verilator --binary $(HIF_VFLAGS) -GDepth=$* --top-module tb_async_fifo \
+		-Mdir $(dir $@) -o tb rtl/prim/prim_rst_sync.sv $(HIF_RTL) $< > $(dir $@)build.log 2>&1 || \
+		{ cat $(dir $@)build.log; exit 1; }
+
+# Clock pairs (half periods in ps): 7 ns / 11 ns and 11 ns / 7 ns (coprime),
+# and a 1.3 ns / 8.9 ns pair far apart; random valid/ready at several duties.
+# Then the protocol constants of hif_pkg.sv against wse_wire.h.
+HIF_RUNS := "3500 5500 90 60" "5500 3500 60 90" "3500 5500 100 100" \
+	    "650 4450 30 100" "4450 650 100 20"
+$(HIF_DIR)/tx/tb_tx_frame: tests/host_if/tb_tx_frame.cpp $(HIF_PKG) $(HIF_TX) $(HIF_HLA) rtl/prim/prim_assert.svh | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) -Irtl/prim --top-module hif_tx_frame \
+		-Mdir $(dir $@) -o tb_tx_frame $(HIF_PKG) $(HIF_TX) $(HIF_TOP)/$< $(abspath $(HIF_HLA)) \
+		-CFLAGS "-std=c++14 -O1 -I$(HIF_TOP)/host-lib/include -I$(HIF_TOP)/host-lib/src -I$(HIF_TOP)/include" \
+		-LDFLAGS "-lfdt -lpthread" > $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
+
+test-host-if: $(foreach d,$(HIF_DEPTHS),$(HIF_DIR)/tb_fifo_d$(d)/tb) $(HIF_DIR)/rx/tb_rx_frame \
+		$(HIF_DIR)/tx/tb_tx_frame
+	@set -e; seed=1; for d in $(HIF_DEPTHS); do for run in $(HIF_RUNS); do \
+	  set -- $$run; log=$(HIF_DIR)/tb_fifo_d$$d/run$$seed.log; \
+	  $(HIF_DIR)/tb_fifo_d$$d/tb +whalf=$$1 +rhalf=$$2 +wbusy=$$3 +rbusy=$$4 \
+	    +seed=$$seed > $$log 2>&1 || { cat $$log; exit 1; }; \
+	  grep PASS $$log || { cat $$log; exit 1; }; seed=$$((seed + 1)); \
+	done; done
+	python3 tests/host_if/check_wire.py include/wsemu/wse_wire.h $(HIF_PKG)
+	$(HIF_DIR)/rx/tb_rx_frame 10000 1
+	$(HIF_DIR)/rx/tb_rx_frame 10000 2
+	$(HIF_DIR)/tx/tb_tx_frame 3000 1
+
+test-full-host-if: $(HIF_DIR)/rx/tb_rx_frame $(HIF_DIR)/tx/tb_tx_frame
+	@set -e; for seed in 11 12 13 14; do $(HIF_DIR)/rx/tb_rx_frame 100000 $$seed; done
+	@set -e; for seed in 11 12; do $(HIF_DIR)/tx/tb_tx_frame 30000 $$seed; done
+
+lint-host-if: | deps
+	@set -e; for d in $(HIF_DEPTHS); do \
+	  verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt -GDepth=$$d \
+	    --top-module hif_async_fifo $(HIF_PKG) $(HIF_RTL); done
+	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_rx_frame $(HIF_PKG) $(HIF_RX)
+	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_tx_frame $(HIF_PKG) $(HIF_TX)
+	@echo "lint-host-if: clean"
+
+TEST_STAGES += test-host-if
+TEST_FULL_STAGES += test-full-host-if
+LINT_STAGES += lint-host-if

@@ -1,0 +1,406 @@
+// Five-port color-routed wavelet router (N, E, S, W, RAMP). Input buffers per
+// port and virtual channel, credit-based lossless links, registered outputs,
+// multicast by non-atomic fork. See docs/fabric.md for the interface
+// contract and the microarchitecture.
+`include "prim_assert.svh"
+
+module wse_router #(
+  parameter int unsigned NumVc          = wse_cfg_pkg::NumVc,
+  parameter int unsigned VcW            = wse_cfg_pkg::VcW,
+  parameter int unsigned VcDepth        = wse_cfg_pkg::VcDepth,
+  parameter int unsigned RampColorDepth = wse_cfg_pkg::RampColorDepth,
+  // VC of color c is ColorVcMap[c*VcW +: VcW].
+  parameter logic [wse_pkg::NumColors*VcW-1:0] ColorVcMap = wse_cfg_pkg::ColorVcMap
+) (
+  input  logic clk_i,
+  input  logic rst_ni,
+
+  // Links to the neighbours; direction d (N=0, E=1, S=2, W=3) at [d*.. +: ..].
+  input  logic [3:0]                           link_in_valid_i,
+  input  logic [4*wse_pkg::WaveletW-1:0]       link_in_data_i,
+  output logic [4*NumVc-1:0]                   link_in_credit_o,
+  output logic [3:0]                           link_out_valid_o,
+  output logic [4*wse_pkg::WaveletW-1:0]       link_out_data_o,
+  input  logic [4*NumVc-1:0]                   link_out_credit_i,
+
+  // RAMP: this tile's PE. PE -> router uses per-VC credits, router -> PE
+  // per-color credits (the PE has one queue per color).
+  input  logic                                 ramp_in_valid_i,
+  input  logic [wse_pkg::WaveletW-1:0]         ramp_in_data_i,
+  output logic [NumVc-1:0]                     ramp_in_credit_o,
+  output logic                                 ramp_out_valid_o,
+  output logic [wse_pkg::WaveletW-1:0]         ramp_out_data_o,
+  input  logic [wse_pkg::NumColors-1:0]        ramp_out_credit_i,
+
+  // Route table write port; entry = {rx mask[4:0], tx mask[4:0]}.
+  input  logic                                 route_we_i,
+  input  logic [wse_pkg::ColorW-1:0]           route_color_i,
+  input  logic [9:0]                           route_wdata_i,
+  output logic [wse_pkg::NumColors*10-1:0]     route_table_o,
+
+  // Per-port counters, port p at [p*32 +: 32]; saturating; cleared by a pulse.
+  input  logic                                 cnt_clear_i,
+  output logic [wse_pkg::NumPorts*32-1:0]      cnt_fwd_o,
+  output logic [wse_pkg::NumPorts*32-1:0]      cnt_stall_o,
+  output logic [wse_pkg::NumPorts*32-1:0]      cnt_drop_o
+);
+  localparam int unsigned NP = wse_pkg::NumPorts;
+  localparam int unsigned NC = wse_pkg::NumColors;
+  localparam int unsigned WW = wse_pkg::WaveletW;
+  localparam int unsigned CL = wse_pkg::ColorLsb;
+  localparam int unsigned CW = wse_pkg::ColorW;
+  localparam int unsigned RP = wse_pkg::PortRamp;
+  localparam int unsigned NV = NumVc;
+  // Queue entry: {drop, tx mask, wavelet}; the route is looked up on arrival.
+  localparam int unsigned QW = 1 + NP + WW;
+  // Vectors are flat (Yosys 0.23 has no multi-dimensional packed arrays):
+  // per (port p, VC v) index p*NV+v; per (p, v, port o) index (p*NV+v)*NP+o.
+
+  // ---------------------------------------------------------------------------
+  // Route table
+  // ---------------------------------------------------------------------------
+  logic [NC*10-1:0] route_q, route_d;
+
+  always_comb begin
+    route_d = route_q;
+    if (route_we_i) route_d[32'(route_color_i)*10 +: 10] = route_wdata_i;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) route_q <= '0;
+    else         route_q <= route_d;
+  end
+
+  assign route_table_o = route_q;
+
+  // ---------------------------------------------------------------------------
+  // Arrival: route lookup and VC of every incoming wavelet
+  // ---------------------------------------------------------------------------
+  logic [NP-1:0]     in_valid;
+  logic [NP*WW-1:0]  in_data;
+  logic [NP*VcW-1:0] in_vc;
+  logic [NP*QW-1:0]  in_ent;
+
+  assign in_valid = {ramp_in_valid_i, link_in_valid_i};
+  assign in_data  = {ramp_in_data_i, link_in_data_i};
+
+  always_comb begin
+    for (int p = 0; p < NP; p++) begin
+      logic [CW-1:0] color;
+      logic [9:0]    ent;
+      logic          drop;
+      color = in_data[p*WW + CL +: CW];
+      ent   = route_q[32'(color)*10 +: 10];
+      in_vc[p*VcW +: VcW] = ColorVcMap[32'(color)*VcW +: VcW];
+      // Dropped: the arrival port is not in the rx mask, or nowhere to go.
+      drop  = !ent[5 + p] || (ent[4:0] == '0);
+      in_ent[p*QW +: QW] = {drop, ent[4:0], in_data[p*WW +: WW]};
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Input queues, one per port and VC, with a bypass when the queue is empty
+  // ---------------------------------------------------------------------------
+  logic [NP*NV-1:0]    q_push, q_pop, q_empty, q_full;
+  logic [NP*NV*QW-1:0] q_rdata;
+  logic [NP*NV-1:0]    fire;      // the head leaves (sent or dropped)
+
+  for (genvar p = 0; p < NP; p++) begin : g_in_port
+    for (genvar v = 0; v < NV; v++) begin : g_vc
+      localparam int unsigned I = p * NV + v;
+      logic [$clog2(VcDepth+1)-1:0] usage;
+      logic unused_usage;
+      assign unused_usage = ^usage;
+
+      // The incoming wavelet is queued unless it left at once by the bypass.
+      assign q_push[I] = in_valid[p] && (32'(in_vc[p*VcW +: VcW]) == v) &&
+                         !(fire[I] && q_empty[I]);
+      assign q_pop[I]  = fire[I] && !q_empty[I];
+
+      prim_fifo_sync #(
+        .Width (QW),
+        .Depth (VcDepth)
+      ) u_fifo (
+        .clk_i   (clk_i),
+        .rst_ni  (rst_ni),
+        .push_i  (q_push[I]),
+        .wdata_i (in_ent[p*QW +: QW]),
+        .pop_i   (q_pop[I]),
+        .rdata_o (q_rdata[I*QW +: QW]),
+        .empty_o (q_empty[I]),
+        .full_o  (q_full[I]),
+        .usage_o (usage)
+      );
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Heads: what each (port, VC) offers this cycle
+  // ---------------------------------------------------------------------------
+  logic [NP*NV-1:0]    hd_valid, hd_drop, elig;
+  logic [NP*NV*QW-1:0] hd_ent;
+  logic [NP*NV*NP-1:0] hd_rem, hd_can;   // branches remaining / sendable now
+  logic [NP*NV*NP-1:0] sent_q, sent_d;   // fork branches already sent
+  logic [4*NV-1:0]     oc_avail;         // link credits
+  logic [NC-1:0]       rc_avail;         // RAMP credits, per color
+
+  always_comb begin
+    for (int p = 0; p < NP; p++) begin
+      for (int v = 0; v < NV; v++) begin
+        logic [QW-1:0] e;
+        logic [CW-1:0] color;
+        logic [NP-1:0] rem, can;
+        e     = q_empty[p*NV + v] ? in_ent[p*QW +: QW] : q_rdata[(p*NV + v)*QW +: QW];
+        hd_valid[p*NV + v] = !q_empty[p*NV + v] || (in_valid[p] && 32'(in_vc[p*VcW +: VcW]) == v);
+        hd_drop[p*NV + v]  = e[QW-1];
+        rem   = e[WW +: NP] & ~sent_q[(p*NV + v)*NP +: NP];
+        color = e[CL +: CW];
+        for (int o = 0; o < 4; o++) can[o] = rem[o] && oc_avail[o*NV + v];
+        can[RP] = rem[RP] && rc_avail[color];
+        if (!hd_valid[p*NV + v] || hd_drop[p*NV + v]) can = '0;
+        hd_ent[(p*NV + v)*QW +: QW] = e;
+        hd_rem[(p*NV + v)*NP +: NP] = rem;
+        hd_can[(p*NV + v)*NP +: NP] = can;
+        elig[p*NV + v] = hd_valid[p*NV + v] && (hd_drop[p*NV + v] || (can != '0));
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Allocation: each input picks one eligible VC, each output one input
+  // ---------------------------------------------------------------------------
+  logic [NP*NV-1:0] vsel;
+  logic [NP-1:0]    sel_any, sel_drop, sel_prog, sel_done;
+  logic [NP*NP-1:0] sel_can, sel_rem, sel_tx;   // [input p][output o]: p*NP+o
+  logic [NP*WW-1:0] sel_data;
+  logic [NP*NP-1:0] oreq, ognt;                 // [output o][input p]: o*NP+p
+  logic [NP*NP-1:0] g_in;                       // [input p][output o]: p*NP+o
+
+  for (genvar p = 0; p < NP; p++) begin : g_vc_arb
+    prim_arb_rr #(
+      .N (NV)
+    ) u_arb (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .req_i    (elig[p*NV +: NV]),
+      .update_i (sel_prog[p]),
+      .gnt_o    (vsel[p*NV +: NV])
+    );
+  end
+
+  always_comb begin
+    for (int p = 0; p < NP; p++) begin
+      sel_any[p]            = (vsel[p*NV +: NV] != '0);
+      sel_drop[p]           = 1'b0;
+      sel_can[p*NP +: NP]   = '0;
+      sel_rem[p*NP +: NP]   = '0;
+      sel_tx[p*NP +: NP]    = '0;
+      sel_data[p*WW +: WW]  = '0;
+      for (int v = 0; v < NV; v++) begin
+        if (vsel[p*NV + v]) begin
+          sel_drop[p]          = hd_drop[p*NV + v];
+          sel_can[p*NP +: NP]  = hd_can[(p*NV + v)*NP +: NP];
+          sel_rem[p*NP +: NP]  = hd_rem[(p*NV + v)*NP +: NP];
+          sel_tx[p*NP +: NP]   = hd_ent[(p*NV + v)*QW + WW +: NP];
+          sel_data[p*WW +: WW] = hd_ent[(p*NV + v)*QW +: WW];
+        end
+      end
+    end
+    for (int o = 0; o < NP; o++) begin
+      for (int p = 0; p < NP; p++) oreq[o*NP + p] = sel_can[p*NP + o];
+    end
+  end
+
+  for (genvar o = 0; o < NP; o++) begin : g_out_arb
+    prim_arb_rr #(
+      .N (NP)
+    ) u_arb (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .req_i    (oreq[o*NP +: NP]),
+      .update_i (1'b1),
+      .gnt_o    (ognt[o*NP +: NP])
+    );
+  end
+
+  always_comb begin
+    for (int p = 0; p < NP; p++) begin
+      for (int o = 0; o < NP; o++) g_in[p*NP + o] = ognt[o*NP + p];
+      sel_prog[p] = sel_any[p] && (sel_drop[p] || (g_in[p*NP +: NP] != '0));
+      sel_done[p] = sel_any[p] &&
+                    (sel_drop[p] || ((sel_rem[p*NP +: NP] & ~g_in[p*NP +: NP]) == '0));
+    end
+    for (int p = 0; p < NP; p++) begin
+      for (int v = 0; v < NV; v++) begin
+        fire[p*NV + v] = vsel[p*NV + v] && sel_done[p];
+        sent_d[(p*NV + v)*NP +: NP] = sent_q[(p*NV + v)*NP +: NP];
+        if (vsel[p*NV + v]) begin
+          sent_d[(p*NV + v)*NP +: NP] = sel_done[p] ? '0 : (sent_q[(p*NV + v)*NP +: NP] | g_in[p*NP +: NP]);
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Outputs (registered) and credit counters
+  // ---------------------------------------------------------------------------
+  logic [NP-1:0]    out_valid_d, out_valid_q;
+  logic [NP*WW-1:0] out_data_d, out_data_q;
+  logic [NP*NV-1:0] in_credit_q;
+
+  always_comb begin
+    for (int o = 0; o < NP; o++) begin
+      out_valid_d[o]         = (ognt[o*NP +: NP] != '0);
+      out_data_d[o*WW +: WW] = out_data_q[o*WW +: WW];
+      for (int p = 0; p < NP; p++) begin
+        if (ognt[o*NP + p]) out_data_d[o*WW +: WW] = sel_data[p*WW +: WW];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      out_valid_q <= '0;
+      out_data_q  <= '0;
+      in_credit_q <= '0;
+      sent_q      <= '0;
+    end else begin
+      out_valid_q <= out_valid_d;
+      out_data_q  <= out_data_d;
+      in_credit_q <= fire;   // a slot was freed (sent, dropped or bypassed)
+      sent_q      <= sent_d;
+    end
+  end
+
+  assign link_out_valid_o = out_valid_q[3:0];
+  assign link_out_data_o  = out_data_q[4*WW-1:0];
+  assign link_in_credit_o = in_credit_q[4*NV-1:0];
+  assign ramp_out_valid_o = out_valid_q[RP];
+  assign ramp_out_data_o  = out_data_q[RP*WW +: WW];
+  assign ramp_in_credit_o = in_credit_q[RP*NV +: NV];
+
+  for (genvar o = 0; o < 4; o++) begin : g_link_credit
+    logic [CW-1:0]  color;
+    logic [VcW-1:0] vc;
+    assign color = out_data_d[o*WW + CL +: CW];
+    assign vc    = ColorVcMap[32'(color)*VcW +: VcW];
+
+    for (genvar v = 0; v < NV; v++) begin : g_vc
+      logic unused_cnt;
+      logic [$clog2(VcDepth+1)-1:0] count;
+      prim_credit_cnt #(
+        .Depth (VcDepth)
+      ) u_credit (
+        .clk_i   (clk_i),
+        .rst_ni  (rst_ni),
+        .take_i  (out_valid_d[o] && (32'(vc) == v)),
+        .give_i  (link_out_credit_i[o*NV + v]),
+        .avail_o (oc_avail[o*NV + v]),
+        .count_o (count)
+      );
+      assign unused_cnt = ^count;
+    end
+  end
+
+  logic [CW-1:0] ramp_color;
+  assign ramp_color = out_data_d[RP*WW + CL +: CW];
+
+  for (genvar c = 0; c < NC; c++) begin : g_ramp_credit
+    logic unused_cnt;
+    logic [$clog2(RampColorDepth+1)-1:0] count;
+    prim_credit_cnt #(
+      .Depth (RampColorDepth)
+    ) u_credit (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .take_i  (out_valid_d[RP] && (32'(ramp_color) == c)),
+      .give_i  (ramp_out_credit_i[c]),
+      .avail_o (rc_avail[c]),
+      .count_o (count)
+    );
+    assign unused_cnt = ^count;
+  end
+
+  // ---------------------------------------------------------------------------
+  // Counters
+  // ---------------------------------------------------------------------------
+  logic [NP-1:0]    inc_fwd, inc_stall, inc_drop;
+  logic [NP*32-1:0] fwd_q, stall_q, drop_q, fwd_d, stall_d, drop_d;
+
+  function automatic logic [31:0] sat_inc(logic [31:0] c, logic inc);
+    sat_inc = c + {31'd0, inc && (c != 32'hFFFF_FFFF)};
+  endfunction
+
+  always_comb begin
+    for (int o = 0; o < NP; o++) begin
+      inc_fwd[o]   = out_valid_d[o];
+      inc_drop[o]  = sel_any[o] && sel_drop[o];
+      // A wavelet wanted output o and did not get it (credit or arbitration).
+      inc_stall[o] = 1'b0;
+      for (int p = 0; p < NP; p++) begin
+        for (int v = 0; v < NV; v++) begin
+          if (hd_valid[p*NV + v] && !hd_drop[p*NV + v] && hd_rem[(p*NV + v)*NP + o] &&
+              !(vsel[p*NV + v] && ognt[o*NP + p])) begin
+            inc_stall[o] = 1'b1;
+          end
+        end
+      end
+      fwd_d[o*32 +: 32]   = sat_inc(fwd_q[o*32 +: 32], inc_fwd[o]);
+      stall_d[o*32 +: 32] = sat_inc(stall_q[o*32 +: 32], inc_stall[o]);
+      drop_d[o*32 +: 32]  = sat_inc(drop_q[o*32 +: 32], inc_drop[o]);
+    end
+    if (cnt_clear_i) begin
+      fwd_d   = '0;
+      stall_d = '0;
+      drop_d  = '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fwd_q   <= '0;
+      stall_q <= '0;
+      drop_q  <= '0;
+    end else begin
+      fwd_q   <= fwd_d;
+      stall_q <= stall_d;
+      drop_q  <= drop_d;
+    end
+  end
+
+  assign cnt_fwd_o   = fwd_q;
+  assign cnt_stall_o = stall_q;
+  assign cnt_drop_o  = drop_q;
+
+  // ---------------------------------------------------------------------------
+  // Assertions and cover points
+  // ---------------------------------------------------------------------------
+  for (genvar p = 0; p < NP; p++) begin : g_assert_port
+    // At most one wavelet leaves an input port per cycle: one credit.
+    `ASSERT_ONEHOT0(RtrOneCreditPerPort, in_credit_q[p*NV +: NV])
+    // A fork branch is never sent twice, and only where the route says.
+    `ASSERT(RtrNoResend, (g_in[p*NP +: NP] & ~sel_rem[p*NP +: NP]) == '0)
+    `ASSERT_KNOWN(RtrOutValidKnown, out_valid_q[p])
+    `COVER(RtrDrop, inc_drop[p])
+    `COVER(RtrStall, inc_stall[p])
+    for (genvar o = 0; o < NP; o++) begin : g_pair
+      `COVER(RtrPortPair, ognt[o*NP + p])
+    end
+    for (genvar v = 0; v < NV; v++) begin : g_vc
+      `COVER(RtrQueueFull, q_full[p*NV + v])
+    end
+    for (genvar k = 2; k <= NP; k++) begin : g_fanout
+      // A multicast to k ports completes.
+      `COVER(RtrFanout, sel_done[p] && !sel_drop[p] &&
+             ($countones(sel_tx[p*NP +: NP]) == k))
+    end
+  end
+  for (genvar o = 0; o < 4; o++) begin : g_assert_link
+    for (genvar v = 0; v < NV; v++) begin : g_vc
+      `COVER(RtrZeroCredit, !oc_avail[o*NV + v])
+    end
+  end
+  for (genvar c = 0; c < NC; c++) begin : g_assert_ramp
+    `COVER(RtrRampZeroCredit, !rc_avail[c])
+  end
+endmodule

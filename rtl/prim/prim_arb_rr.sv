@@ -1,0 +1,51 @@
+// Round-robin arbiter with a one-hot grant. The grant is combinational from
+// req_i and the priority register; update_i moves the priority past the
+// current grant (the user raises it when the grant was used).
+`include "prim_assert.svh"
+
+module prim_arb_rr #(
+  parameter int unsigned N = 4
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic [N-1:0] req_i,
+  input  logic         update_i,
+  output logic [N-1:0] gnt_o
+);
+  // mask_q has ones from the highest-priority position upwards; requests
+  // there win, and when there are none the lowest request wins (wrap).
+  logic [N-1:0] mask_q, mask_d;
+  logic [N-1:0] req_hi, gnt_hi, gnt_lo, gnt;
+
+  always_comb begin
+    req_hi = req_i & mask_q;
+    gnt_hi = req_hi & (~req_hi + 1'b1);  // lowest set bit
+    gnt_lo = req_i & (~req_i + 1'b1);
+    gnt    = (req_hi != '0) ? gnt_hi : gnt_lo;
+`ifdef WSE_INJECT_BUG_ARB
+    // Injected bug: the lowest requester is granted as well.
+    gnt    = gnt | gnt_lo;
+`endif
+  end
+
+  // Separate block: update_i may depend on gnt_o through the user's logic.
+  always_comb begin
+    mask_d = mask_q;
+    // Positions strictly above the grant get priority next.
+    if (update_i && gnt != '0) mask_d = ~((gnt << 1) - 1'b1);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) mask_q <= '1;
+    else         mask_q <= mask_d;
+  end
+
+  assign gnt_o = gnt;
+
+  // Assertions
+  `ASSERT_ONEHOT0(ArbGntOneHot, gnt_o)
+  `ASSERT(ArbGntOnlyToReq, (gnt_o & ~req_i) == '0)
+  `ASSERT(ArbWorkConserving, (req_i == '0) || (gnt_o != '0))
+  // The priority mask is always a contiguous run of ones up to bit N-1.
+  `ASSERT(ArbMaskShape, (mask_q + (mask_q & (~mask_q + 1'b1))) == '0)
+endmodule

@@ -1,0 +1,83 @@
+// Synchronous FIFO: the input buffer of one router port and virtual channel.
+// Read data is the head entry, valid while !empty_o (first-word fall-through).
+// Flow control is the user's job (credits): a push when full or a pop when
+// empty is a design error, caught by the assertions at the end.
+`include "prim_assert.svh"
+
+module prim_fifo_sync #(
+  parameter int unsigned Width = 32,
+  parameter int unsigned Depth = 4,
+  // Derived; do not override.
+  parameter int unsigned PtrW  = (Depth > 1) ? $clog2(Depth) : 1,
+  parameter int unsigned CntW  = $clog2(Depth + 1)
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             push_i,
+  input  logic [Width-1:0] wdata_i,
+  input  logic             pop_i,
+  output logic [Width-1:0] rdata_o,
+  output logic             empty_o,
+  output logic             full_o,
+  output logic [CntW-1:0]  usage_o
+);
+  localparam logic [PtrW-1:0] LastPtr = PtrW'(Depth - 1);
+  localparam logic [CntW-1:0] FullCnt = CntW'(Depth);
+
+  // Storage has no reset: an entry is only read after it was written.
+  logic [Width-1:0] mem_q [Depth];
+  logic [PtrW-1:0]  wptr_q, wptr_d, rptr_q, rptr_d;
+  logic [CntW-1:0]  cnt_q, cnt_d;
+  logic             do_push, do_pop;
+
+  assign do_push = push_i;
+  assign do_pop  = pop_i;
+
+  always_comb begin
+    wptr_d = wptr_q;
+    rptr_d = rptr_q;
+    cnt_d  = cnt_q;
+    if (do_push) wptr_d = (wptr_q == LastPtr) ? '0 : wptr_q + 1'b1;
+    if (do_pop)  rptr_d = (rptr_q == LastPtr) ? '0 : rptr_q + 1'b1;
+    if (do_push && !do_pop) cnt_d = cnt_q + 1'b1;
+    if (do_pop && !do_push) cnt_d = cnt_q - 1'b1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wptr_q <= '0;
+      rptr_q <= '0;
+      cnt_q  <= '0;
+    end else begin
+      wptr_q <= wptr_d;
+      rptr_q <= rptr_d;
+      cnt_q  <= cnt_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (do_push) mem_q[wptr_q] <= wdata_i;
+  end
+
+  assign rdata_o = mem_q[rptr_q];
+  assign empty_o = (cnt_q == '0);
+  assign usage_o = cnt_q;
+`ifdef WSE_INJECT_BUG_FIFO
+  // Injected bug: the full flag comes one entry early, so a push that the
+  // credits allow meets a FIFO that calls itself full.
+  assign full_o  = (cnt_q >= FullCnt - 1'b1);
+`else
+  assign full_o  = (cnt_q == FullCnt);
+`endif
+
+  // Assertions
+  `ASSERT(FifoNoPushWhenFull, !(push_i && full_o))
+  `ASSERT(FifoNoPopWhenEmpty, !(pop_i && empty_o))
+  `ASSERT(FifoUsageInRange, cnt_q <= FullCnt)
+  // Pointer bookkeeping: the write pointer leads the read pointer by the
+  // usage count (modulo Depth). Makes the control provable by induction.
+  `ASSERT(FifoPtrsConsistent,
+          ((32'(rptr_q) + 32'(cnt_q)) % Depth) == 32'(wptr_q))
+  `ASSERT_KNOWN(FifoEmptyKnown, empty_o)
+  `COVER(FifoFull, full_o)
+endmodule
