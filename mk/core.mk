@@ -116,9 +116,81 @@ $(CORE_TB_PE_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.c
 	  $(TOP)/tests/core/tb_pe.cpp -Mdir $(dir $@) -o tb_pe >$(dir $@)/build.log 2>&1 || \
 	  { cat $(dir $@)/build.log; exit 1; }
 
+
+
+# ---- Tile and mesh ---------------------------------------------------------------------
+CORE_MESH_SRCS = $(filter-out $(BUILD)/boards/%,$(call FABRIC_RTL_FILES,$(1))) \
+	rtl/pe/wse_pe_pkg.sv $(filter-out rtl/prim/%,$(CORE_PE_SRCS)) \
+	rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv rtl/tile/wse_tile.sv rtl/mesh/wse_mesh.sv
+CORE_MESH_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call CORE_MESH_SRCS,$(1)) $(CORE_VLT) \
+	tests/core/backdoor.vlt tests/core/tb_mesh.cpp tests/core/elf32.h
+
+# $(call CORE_MESH_BUILD,board,flags): verilate wse_mesh with tb_mesh into $(dir $@)
+define CORE_MESH_BUILD
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build $(2) -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(BUILD)/boards/$(1)" \
+	  $(CORE_VLT) tests/core/backdoor.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call CORE_MESH_SRCS,$(1)) \
+	  --top-module wse_mesh $(TOP)/tests/core/tb_mesh.cpp -Mdir $(dir $@) -o tb_mesh \
+	  >$(dir $@)/build.log 2>&1 || { cat $(dir $@)/build.log; exit 1; }
+endef
+
+CORE_TB_MESH := $(CORE_BUILD)/mesh-sim-4x4/tb_mesh
+# The regression model: -O1 for the code that runs every cycle, -O0 for the
+# rest, so the build stays short.
+$(CORE_TB_MESH): $(call CORE_MESH_DEPS,sim-4x4) | deps
+	$(call CORE_MESH_BUILD,sim-4x4,$(CORE_VFLAGS) -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1")
+
+# Benchmark models of the 4x4 and 8x8 meshes; the build time is recorded.
+CORE_VFLAGS_BENCH_MESH := -O3 --x-assign fast --x-initial fast -Wno-fatal -Irtl/prim -j $(JOBS) \
+	-MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2"
+$(CORE_BUILD)/mesh-sim-4x4-bench/tb_mesh: $(call CORE_MESH_DEPS,sim-4x4) | deps
+	@mkdir -p $(dir $@); date +%s.%N >$(dir $@)/build_start
+	$(call CORE_MESH_BUILD,sim-4x4,$(CORE_VFLAGS_BENCH_MESH))
+	@awk -v s=$$(cat $(dir $@)/build_start) -v e=$$(date +%s.%N) 'BEGIN { printf "%.1f\n", e - s }' >$(dir $@)/build_seconds
+$(CORE_BUILD)/mesh-sim-8x8-bench/tb_mesh: $(call CORE_MESH_DEPS,sim-8x8) | deps
+	@mkdir -p $(dir $@); date +%s.%N >$(dir $@)/build_start
+	$(call CORE_MESH_BUILD,sim-8x8,$(CORE_VFLAGS_BENCH_MESH))
+	@awk -v s=$$(cat $(dir $@)/build_start) -v e=$$(date +%s.%N) 'BEGIN { printf "%.1f\n", e - s }' >$(dir $@)/build_seconds
+
+.PHONY: lint-mesh
+lint-mesh: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
+	verilator --lint-only -Wall $(CORE_VLT) -Irtl/prim $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv \
+	  $(call CORE_MESH_SRCS,sim-4x4) --top-module wse_mesh
+LINT_STAGES += lint-mesh
+$(CORE_BUILD)/elf/%.elf: tests/core/bench/%.c $(CORE_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
+$(CORE_BUILD)/elf/%.elf: tests/core/mesh/%.c $(CORE_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
+
+# ---- bench-core --------------------------------------------------------------------------
 .PHONY: bench-core
-bench-core: $(CORE_TB_PE_BENCH) $(CORE_BUILD)/elf/mix.elf
-	@echo "verilator options (bench): $(CORE_VFLAGS_BENCH)"
+bench-core: $(CORE_TB_PE_BENCH) $(CORE_BUILD)/elf/mix.elf $(CORE_BUILD)/elf/spin.elf \
+	    $(CORE_BUILD)/mesh-sim-4x4-bench/tb_mesh $(CORE_BUILD)/mesh-sim-8x8-bench/tb_mesh
+	@echo "verilator options (PE bench model): $(CORE_VFLAGS_BENCH)"
+	@echo "verilator options (mesh bench models): $(CORE_VFLAGS_BENCH_MESH)"
+	@echo "verilator options (regression models): $(CORE_VFLAGS)"
 	@$(CORE_TB_PE_BENCH) $(CORE_BUILD)/elf/mix.elf --stats 2>&1 >/dev/null | \
 	  sed -n 's/.*CPI \([0-9.]*\).*/BENCH core.cpi \1/p' | grep BENCH
+	@$(CORE_BUILD)/mesh-sim-4x4-bench/tb_mesh $(CORE_BUILD)/elf/spin.elf --load backdoor --run-cycles 20000 | grep BENCH
+	@$(CORE_BUILD)/mesh-sim-8x8-bench/tb_mesh $(CORE_BUILD)/elf/spin.elf --load backdoor --run-cycles 5000 | grep BENCH
+	@printf 'BENCH sim.build_seconds_4x4 %.0f\n' $$(cat $(CORE_BUILD)/mesh-sim-4x4-bench/build_seconds)
 BENCH_STAGES += bench-core
+
+.PHONY: test-core-mesh
+test-core-mesh: $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf
+	tests/core/mesh-check.sh $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf $(CORE_BUILD)/run-mesh
+TEST_STAGES += test-core-mesh
+
+# ---- Synthesis ------------------------------------------------------------------------------
+# Lint (lint-core, lint-mesh) and Yosys synthesis of one tile with iCE40
+# mapping, module hierarchy kept; cell counts in $(CORE_BUILD)/synth.
+.PHONY: synth-core
+synth-core: lint-core lint-mesh $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
+	@mkdir -p $(CORE_BUILD)/synth
+	sed -e 's#@FILES@#$(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(filter-out rtl/mesh/%,$(call CORE_MESH_SRCS,sim-4x4))#' \
+	    -e 's#@OUT@#$(CORE_BUILD)/synth#g' tests/core/synth-tile.ys.in >$(CORE_BUILD)/synth/tile.ys
+	yosys -q -l $(CORE_BUILD)/synth/tile.log $(CORE_BUILD)/synth/tile.ys
+	@sed -n '/=== design hierarchy ===/,$$p' $(CORE_BUILD)/synth/tile-stat.txt
+SYNTH_STAGES += synth-core

@@ -19,7 +19,17 @@ HIF_VFLAGS := --timing --assert --timescale 1ns/1ps -Wno-fatal -j $(JOBS) -Irtl/
 # Depths the testbench is built for.
 HIF_DEPTHS := 4 16
 
-.PHONY: test-host-if test-full-host-if lint-host-if
+.PHONY: test-host-if test-full-host-if lint-host-if synth-host-if
+
+# Yosys synthesis of each block, generic cells; reports in $(HIF_DIR)/synth.
+synth-host-if: | deps
+	@mkdir -p $(HIF_DIR)/synth
+	@set -e; for top in hif_async_fifo hif_rx_frame hif_tx_frame; do \
+	  yosys -q -l $(HIF_DIR)/synth/$$top.log -p "read_verilog -sv -DSYNTHESIS -Irtl/prim \
+	    $(HIF_PKG) $(HIF_RTL) $(HIF_RX) $(HIF_TX); synth -top $$top; \
+	    tee -q -o $(HIF_DIR)/synth/$$top.stat stat"; \
+	  echo "synth-host-if: $$top: $$(grep -E 'Number of cells' $(HIF_DIR)/synth/$$top.stat | tail -1 | tr -s ' ')"; \
+	done
 
 $(HIF_DIR)/rx/tb_rx_frame: tests/host_if/tb_rx_frame.cpp $(HIF_PKG) $(HIF_RX) $(HIF_HLA) rtl/prim/prim_assert.svh | deps
 	@mkdir -p $(dir $@)
@@ -74,3 +84,4 @@ lint-host-if: | deps
 TEST_STAGES += test-host-if
 TEST_FULL_STAGES += test-full-host-if
 LINT_STAGES += lint-host-if
+SYNTH_STAGES += synth-host-if

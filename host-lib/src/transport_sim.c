@@ -121,7 +121,9 @@ static void reap(struct wse_transport *t)
 	int st;
 	kill(t->child, SIGTERM);
 	for (int i = 0; i < 200; i++) { /* 2 s, then SIGKILL */
-		if (waitpid(t->child, &st, WNOHANG) == t->child) {
+		pid_t r = waitpid(t->child, &st, WNOHANG);
+		if (r == t->child || (r < 0 && errno == ECHILD)) {
+			/* Exited (or reaped already: SIGCHLD ignored). */
 			t->child = 0;
 			return;
 		}

@@ -33,14 +33,14 @@ module hif_async_fifo #(
   logic full, empty, wpush, rpop;
 
   function automatic logic [AW:0] bin2gray(logic [AW:0] b);
-    return b ^ (b >> 1);
+    bin2gray = b ^ (b >> 1);
   endfunction
 
   function automatic logic [AW:0] gray2bin(logic [AW:0] g);
     logic [AW:0] b;
     b[AW] = g[AW];
-    for (int i = int'(AW) - 1; i >= 0; i--) b[i] = b[i+1] ^ g[i];
-    return b;
+    for (int i = AW - 1; i >= 0; i--) b[i] = b[i+1] ^ g[i];
+    gray2bin = b;
   endfunction
 
   // ---- write domain ----------------------------------------------------

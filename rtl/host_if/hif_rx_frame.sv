@@ -69,7 +69,7 @@ module hif_rx_frame #(
         for (int k = 0; k < 8; k++) c = (c >> 1) ^ (Poly & {32{c[0]}});
       end
     end
-    return c;
+    crc_word = c;
   endfunction
 
   function automatic logic opcode_known(logic [7:0] op);
@@ -84,19 +84,18 @@ module hif_rx_frame #(
       8'(hif_pkg::OpStreamOut), 8'(hif_pkg::OpConsole),
       8'(hif_pkg::OpPerfRead),
       8'(hif_pkg::OpFlashRead), 8'(hif_pkg::OpFlashErase),
-      8'(hif_pkg::OpFlashProgram), 8'(hif_pkg::OpFlashVerify): return 1'b1;
-      default: return 1'b0;
+      8'(hif_pkg::OpFlashProgram), 8'(hif_pkg::OpFlashVerify): opcode_known = 1'b1;
+      default: opcode_known = 1'b0;
     endcase
   endfunction
 
   function automatic logic opcode_event(logic [7:0] op);
-    return op == 8'(hif_pkg::OpStreamOut) || op == 8'(hif_pkg::OpConsole);
+    opcode_event = op == 8'(hif_pkg::OpStreamOut) || op == 8'(hif_pkg::OpConsole);
   endfunction
 
   state_e      state_q, state_d;
   mode_e       mode_q, mode_d;
-  logic [63:0] win_q [3];
-  logic [63:0] win_d [3];
+  logic [191:0] win_q, win_d;  // header window: word k at [64k +: 64], 0 oldest
   logic [1:0]  cnt_q, cnt_d;
   logic [31:0] crc_q, crc_d;          // running state (not yet inverted)
   logic [NwW:0] left_q, left_d;       // payload words still to come
@@ -115,19 +114,23 @@ module hif_rx_frame #(
   logic        h_req, h_evt, h_resp;
   logic [NwW:0] h_words;
 
+  logic [63:0] w0, w1, w2;
+  assign w0 = win_q[0 +: 64];
+  assign w1 = win_q[64 +: 64];
+  assign w2 = win_q[128 +: 64];
+
   always_comb begin
-    h_magic  = win_q[0][31:0];
-    h_major  = win_q[0][39:32];
-    h_minor  = win_q[0][47:40];
-    h_opcode = win_q[0][55:48];
-    h_flags  = win_q[0][63:56];
-    h_tag    = win_q[1][31:0];
-    h_status = win_q[1][47:32];
-    h_rsvd   = win_q[1][63:48];
-    h_length = win_q[2][31:0];
-    h_hcrc   = win_q[2][63:32];
-    h_crc    = ~crc_word(crc_word(crc_word(32'hFFFF_FFFF, win_q[0], 8), win_q[1], 8),
-                         win_q[2], 4);
+    h_magic  = w0[31:0];
+    h_major  = w0[39:32];
+    h_minor  = w0[47:40];
+    h_opcode = w0[55:48];
+    h_flags  = w0[63:56];
+    h_tag    = w1[31:0];
+    h_status = w1[47:32];
+    h_rsvd   = w1[63:48];
+    h_length = w2[31:0];
+    h_hcrc   = w2[63:32];
+    h_crc    = ~crc_word(crc_word(crc_word(32'hFFFF_FFFF, w0, 8), w1, 8), w2, 4);
     h_resp   = h_flags == 8'h01;
     h_evt    = h_flags == 8'h02;
     h_req    = h_flags == 8'h00;
@@ -161,13 +164,12 @@ module hif_rx_frame #(
         if (cnt_q != 2'd3) begin
           link_ready_o = 1'b1;
           if (link_valid_i) begin
-            win_d[cnt_q] = link_data_i;
+            win_d[64*cnt_q +: 64] = link_data_i;
             cnt_d        = cnt_q + 2'd1;
           end
         end else if (h_magic != hif_pkg::ProtoMagic || h_hcrc != h_crc) begin
           // Not a header: drop one word, look again.
-          win_d[0] = win_q[1];
-          win_d[1] = win_q[2];
+          win_d[127:0] = win_q[191:64];
           cnt_d    = 2'd2;
           resync_o = 1'b1;
         end else begin
@@ -241,8 +243,7 @@ module hif_rx_frame #(
           state_d = StHdr;
           if (shift_after_q) begin
             shift_after_d = 1'b0;
-            win_d[0] = win_q[1];
-            win_d[1] = win_q[2];
+            win_d[127:0] = win_q[191:64];
             cnt_d    = 2'd2;
             resync_o = 1'b1;
           end

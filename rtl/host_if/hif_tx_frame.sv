@@ -44,7 +44,7 @@ module hif_tx_frame #(
         for (int k = 0; k < 8; k++) c = (c >> 1) ^ (Poly & {32{c[0]}});
       end
     end
-    return c;
+    crc_word = c;
   endfunction
 
   state_e       state_q, state_d;

@@ -48,4 +48,36 @@ module prim_arb_rr #(
   `ASSERT(ArbWorkConserving, (req_i == '0) || (gnt_o != '0))
   // The priority mask is always a contiguous run of ones up to bit N-1.
   `ASSERT(ArbMaskShape, (mask_q + (mask_q & (~mask_q + 1'b1))) == '0)
+
+`ifdef FORMAL
+  // Fairness, for the proofs: while requester i keeps requesting, fewer
+  // than N used grants go to others before i is granted. f_wait counts
+  // them; the invariant (distance from the priority position to i, plus
+  // the count, stays below N) makes the bound provable by induction.
+  localparam int unsigned FW = $clog2(N + 1) + 1;
+  logic [N*FW-1:0] f_wait_q;
+  int unsigned     f_ptr;
+
+  always @(*) begin
+    f_ptr = 0;
+    for (int k = N - 1; k >= 0; k--) if (mask_q[k]) f_ptr = k;
+  end
+
+  for (genvar i = 0; i < N; i++) begin : g_fair
+    int unsigned f_dist;
+    assign f_dist = (i >= f_ptr) ? i - f_ptr : i + N - f_ptr;
+    always @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni)                          f_wait_q[i*FW +: FW] <= '0;
+      else if (!req_i[i])                   f_wait_q[i*FW +: FW] <= '0;
+      else if (update_i && gnt[i])          f_wait_q[i*FW +: FW] <= '0;
+      else if (update_i && gnt != '0)       f_wait_q[i*FW +: FW] <= f_wait_q[i*FW +: FW] + 1'b1;
+    end
+    always @(posedge clk_i) begin
+      if (rst_ni) begin
+        assert (32'(f_wait_q[i*FW +: FW]) < N);
+        assert (f_wait_q[i*FW +: FW] == '0 || f_dist + 32'(f_wait_q[i*FW +: FW]) <= N - 1);
+      end
+    end
+  end
+`endif
 endmodule

@@ -74,10 +74,40 @@ module prim_fifo_sync #(
   `ASSERT(FifoNoPushWhenFull, !(push_i && full_o))
   `ASSERT(FifoNoPopWhenEmpty, !(pop_i && empty_o))
   `ASSERT(FifoUsageInRange, cnt_q <= FullCnt)
+  `ASSERT(FifoPtrsInRange, 32'(rptr_q) < Depth && 32'(wptr_q) < Depth)
   // Pointer bookkeeping: the write pointer leads the read pointer by the
   // usage count (modulo Depth). Makes the control provable by induction.
+  logic [31:0] ptr_sum;
+  assign ptr_sum = 32'(rptr_q) + 32'(cnt_q);
   `ASSERT(FifoPtrsConsistent,
-          ((32'(rptr_q) + 32'(cnt_q)) % Depth) == 32'(wptr_q))
+          ((ptr_sum >= Depth) ? ptr_sum - Depth : ptr_sum) == 32'(wptr_q))
   `ASSERT_KNOWN(FifoEmptyKnown, empty_o)
   `COVER(FifoFull, full_o)
+
+`ifdef FORMAL
+  // Data integrity, for the proofs: pick any slot; while it holds an entry,
+  // it keeps the value that was pushed into it (no push overwrites a live
+  // entry), and when it is the head, rdata_o shows that value. With
+  // FifoPtrsConsistent this makes the FIFO order provable by induction.
+  (* anyconst *) logic [PtrW-1:0] f_slot;
+  logic [Width-1:0] f_data_q;
+  logic [PtrW:0]    f_dist;
+  logic             f_live;
+
+  always @(posedge clk_i) begin
+    if (do_push && wptr_q == f_slot) f_data_q <= wdata_i;
+  end
+  // Position of the slot behind the head, modulo Depth.
+  assign f_dist = (f_slot >= rptr_q) ? {1'b0, f_slot} - {1'b0, rptr_q}
+                                     : {1'b0, f_slot} + (PtrW+1)'(Depth) - {1'b0, rptr_q};
+  assign f_live = (32'(f_dist) < 32'(cnt_q));
+
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      FifoSlotBounded: assume (32'(f_slot) < Depth);
+      if (f_live) FifoSlotKept: assert (mem_q[f_slot] == f_data_q);
+      if (f_live && rptr_q == f_slot) FifoHeadData: assert (rdata_o == f_data_q);
+    end
+  end
+`endif
 endmodule

@@ -1,0 +1,154 @@
+# Fabric verification (docs/fabric-verification.md): Verilator testbenches
+# of the router, the mesh and the management network with scoreboards,
+# coverage, X-propagation, injected bugs and gate-level netlists, and the
+# fabric benchmark.
+#
+#   make test-fabric        short runs (part of make test)
+#   make test-fabric-full   8x8 mesh, many seeds, long random runs
+#   make bench-fabric       BENCH lines and accepted-vs-offered tables
+#   SEED=n                  reproduce a run (every testbench prints its seed)
+#
+# Every model is built once and reused by all stages; the RTL models are
+# built with --assert --x-assign unique --x-initial unique, and each run is
+# repeated with two +verilator+seed values whose RESULT lines must agree.
+
+FV_DIR  := $(BUILD)/fabric-verif
+FV_ABS  := $(abspath $(FV_DIR))
+FV_TB   := tests/fabric
+FV_TBH  := $(wildcard $(FV_TB)/*.h) $(FV_TB)/tb_common.cpp
+FV_COV  := $(FV_TB)/cov/wse_router_cov.sv
+FV_VL   := verilator --cc --exe --build -j $(JOBS) --assert -Wno-fatal -Wno-lint -Wno-style \
+           -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
+FV_X    := --x-assign unique --x-initial unique
+FV_CF    = -CFLAGS "-std=c++17 -I$(TOP)/include -I$(abspath $(BUILD))/boards/$(1) -I$(TOP)/$(FV_TB)"
+FV_RUN  := $(FV_TB)/run-tb.sh
+FV_BUG  := $(FV_TB)/run-bug.sh
+FV_CYCLES_MESH ?= 1500
+# The 4x4 run in make test: a subset (every test runs on the 2x2, and all
+# of them on 4x4 and 8x8 in test-fabric-full).
+FV_MESH4_TESTS ?= mgmt directed uniform hotspot drops isolation
+FV_YOSYS_DAT := $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)
+
+# ---- Models ------------------------------------------------------------------
+# Router (sim-4x4 parameters), with coverage and the testbench cover points.
+$(FV_DIR)/router/tb_router: $(call FABRIC_RTL_FILES,sim-4x4) $(FV_COV) $(FV_TB)/tb_router.cpp $(FV_TBH) $(BUILD)/boards/sim-4x4/wse_cfg.h
+	@mkdir -p $(dir $@)
+	$(FV_VL) $(FV_X) --coverage-user --top-module wse_router $(FABRIC_RTL_INC) -Mdir $(dir $@) -o tb_router \
+	  $(call FV_CF,sim-4x4) $(call FABRIC_RTL_FILES,sim-4x4) $(FV_COV) \
+	  $(TOP)/$(FV_TB)/tb_router.cpp $(TOP)/$(FV_TB)/tb_common.cpp > $(dir $@)build.log 2>&1 || { tail -30 $(dir $@)build.log; exit 1; }
+
+# Mesh per board; coverage on the 2x2 only (the points are per module).
+FV_MESH_SRC := $(FV_TB)/tb_mesh.cpp $(FV_TB)/tb_mgmt.cpp $(FV_TB)/tb_common.cpp
+define FV_MESH_RULE
+$(FV_DIR)/mesh-$(1)/tb_mesh: $(call FABRIC_RTL_FILES,$(1)) $(FV_COV) $(FV_MESH_SRC) $(FV_TBH) $(BUILD)/boards/$(1)/wse_cfg.h
+	@mkdir -p $$(dir $$@)
+	$(FV_VL) $(FV_X) $(2) --top-module wse_fabric_mesh $(FABRIC_RTL_INC) -Mdir $$(dir $$@) -o tb_mesh \
+	  $(call FV_CF,$(1)) $(call FABRIC_RTL_FILES,$(1)) $(3) $(addprefix $(TOP)/,$(FV_MESH_SRC)) > $$(dir $$@)build.log 2>&1 \
+	  || { tail -30 $$(dir $$@)build.log; exit 1; }
+endef
+$(eval $(call FV_MESH_RULE,sim-2x2,--coverage-user,$(FV_COV)))
+$(eval $(call FV_MESH_RULE,sim-4x4,,))
+$(eval $(call FV_MESH_RULE,sim-8x8,,))
+
+# Router builds with one injected bug each (docs/fabric.md lists the
+# defines and the assertion each must trip).
+FV_BUGS := FIFO CREDIT ARB
+FV_BUG_ASSERT_FIFO   := FifoNoPushWhenFull
+FV_BUG_ASSERT_CREDIT := Credit(NeverAboveDepth|NoGiveWhenFull)|FifoNoPushWhenFull
+FV_BUG_ASSERT_ARB    := ArbGnt
+define FV_BUG_RULE
+$(FV_DIR)/bug-$(1)/tb_router: $(call FABRIC_RTL_FILES,sim-4x4) $(FV_TB)/tb_router.cpp $(FV_TBH)
+	@mkdir -p $$(dir $$@)
+	$(FV_VL) -DWSE_INJECT_BUG_$(1) --top-module wse_router $(FABRIC_RTL_INC) -Mdir $$(dir $$@) -o tb_router \
+	  $(call FV_CF,sim-4x4) $(call FABRIC_RTL_FILES,sim-4x4) \
+	  $(TOP)/$(FV_TB)/tb_router.cpp $(TOP)/$(FV_TB)/tb_common.cpp > $$(dir $$@)build.log 2>&1 \
+	  || { tail -30 $$(dir $$@)build.log; exit 1; }
+endef
+$(foreach b,$(FV_BUGS),$(eval $(call FV_BUG_RULE,$(b))))
+
+$(FV_DIR)/covcheck: $(FV_TB)/covcheck.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O1 -Wall -o $@ $<
+
+# ---- Stages ------------------------------------------------------------------
+.PHONY: test-fabric test-fabric-full bench-fabric fv-router fv-mesh fv-coverage fv-bugs fv-gate
+
+FV_LOG := $(FV_DIR)/logs
+
+fv-router: $(FV_DIR)/router/tb_router
+	@rm -f $(FV_LOG)/router.*.dat
+	COVERAGE=1 $(FV_RUN) router $< $(FV_LOG)
+
+fv-mesh: $(FV_DIR)/mesh-sim-2x2/tb_mesh $(FV_DIR)/mesh-sim-4x4/tb_mesh
+	@rm -f $(FV_LOG)/mesh2x2.*.dat
+	COVERAGE=1 $(FV_RUN) mesh2x2 $(FV_DIR)/mesh-sim-2x2/tb_mesh $(FV_LOG)
+	CYCLES=$(FV_CYCLES_MESH) $(FV_RUN) mesh4x4 $(FV_DIR)/mesh-sim-4x4/tb_mesh $(FV_LOG) $(FV_MESH4_TESTS)
+
+fv-coverage: $(FV_DIR)/covcheck fv-router fv-mesh
+	verilator_coverage -write $(FV_LOG)/coverage.dat $(FV_LOG)/router.*.dat $(FV_LOG)/mesh2x2.*.dat
+	$(FV_DIR)/covcheck $(FV_LOG)/coverage.dat $(FV_TB)/cov/required.txt | tee $(FV_LOG)/coverage.txt
+
+fv-bugs: $(foreach b,$(FV_BUGS),$(FV_DIR)/bug-$(b)/tb_router)
+	@set -e; for b in $(FV_BUGS); do \
+	  case $$b in FIFO) a='$(FV_BUG_ASSERT_FIFO)';; CREDIT) a='$(FV_BUG_ASSERT_CREDIT)';; *) a='$(FV_BUG_ASSERT_ARB)';; esac; \
+	  $(FV_BUG) bug-$$b $(FV_DIR)/bug-$$b/tb_router $(FV_LOG)/bug-$$b.log "$$a"; \
+	done
+
+test-fabric: fv-router fv-mesh fv-coverage fv-bugs fv-gate
+
+# Long runs: many seeds, long random phases, the 8x8 mesh.
+FV_FULL_SEEDS ?= 11 22 33 44 55
+test-fabric-full: $(FV_DIR)/router/tb_router $(FV_DIR)/mesh-sim-2x2/tb_mesh $(FV_DIR)/mesh-sim-4x4/tb_mesh $(FV_DIR)/mesh-sim-8x8/tb_mesh
+	@set -e; for s in $(or $(SEED),$(FV_FULL_SEEDS)); do \
+	  SEED=$$s CYCLES=40000 $(FV_RUN) router-full $(FV_DIR)/router/tb_router $(FV_LOG)/full; \
+	  SEED=$$s CYCLES=20000 $(FV_RUN) mesh2x2-full $(FV_DIR)/mesh-sim-2x2/tb_mesh $(FV_LOG)/full; \
+	  SEED=$$s CYCLES=10000 $(FV_RUN) mesh4x4-full $(FV_DIR)/mesh-sim-4x4/tb_mesh $(FV_LOG)/full; \
+	done
+	CYCLES=3000 $(FV_RUN) mesh8x8 $(FV_DIR)/mesh-sim-8x8/tb_mesh $(FV_LOG)/full
+
+bench-fabric: $(FV_DIR)/mesh-sim-4x4/tb_mesh $(FV_DIR)/mesh-sim-8x8/tb_mesh
+	@mkdir -p $(FV_LOG)
+	@SEED=$${SEED:-1} $(FV_DIR)/mesh-sim-4x4/tb_mesh bench-basic bench-uniform | grep -v '^RESULT\|SEED=\|PASS' ; \
+	  test $${PIPESTATUS[0]} -eq 0
+	@SEED=$${SEED:-1} $(FV_DIR)/mesh-sim-8x8/tb_mesh bench-pattern | grep -v '^RESULT\|SEED=\|PASS' ; \
+	  test $${PIPESTATUS[0]} -eq 0
+
+TEST_STAGES      += test-fabric
+TEST_FULL_STAGES += test-fabric-full
+BENCH_STAGES     += bench-fabric
+
+# ---- Gate level ------------------------------------------------------------
+# Netlists of the router and of the 2x2 mesh: generic Yosys synthesis,
+# `write_verilog -noattr` (SRAM-free: the FIFOs are flops), driven by the
+# same testbenches. A netlist has no SVA; the scoreboards, the protocol
+# checks of the link ends and the counter checks still apply.
+FV_GL := $(FV_DIR)/gl
+FV_GL_VFLAGS ?= -O0
+FV_YS = yosys -q -l $@.log -p "read_verilog -sv -DSYNTHESIS $(FABRIC_RTL_INC) $(call FABRIC_RTL_FILES,$(1)); \
+        synth -top $(2); check -assert; write_verilog -noattr $@"
+
+$(FV_GL)/wse_router.v: $(call FABRIC_RTL_FILES,sim-4x4)
+	@mkdir -p $(dir $@)
+	$(call FV_YS,sim-4x4,wse_router)
+$(FV_GL)/wse_fabric_mesh_2x2.v: $(call FABRIC_RTL_FILES,sim-2x2)
+	@mkdir -p $(dir $@)
+	$(call FV_YS,sim-2x2,wse_fabric_mesh)
+
+$(FV_GL)/router/tb_router: $(FV_GL)/wse_router.v $(FV_TB)/tb_router.cpp $(FV_TBH)
+	@mkdir -p $(dir $@)
+	$(FV_VL) $(FV_X) $(FV_GL_VFLAGS) --top-module wse_router -Mdir $(dir $@) -o tb_router $(call FV_CF,sim-4x4) $< \
+	  $(TOP)/$(FV_TB)/tb_router.cpp $(TOP)/$(FV_TB)/tb_common.cpp > $(dir $@)build.log 2>&1 \
+	  || { tail -30 $(dir $@)build.log; exit 1; }
+$(FV_GL)/mesh-sim-2x2/tb_mesh: $(FV_GL)/wse_fabric_mesh_2x2.v $(FV_MESH_SRC) $(FV_TBH)
+	@mkdir -p $(dir $@)
+	$(FV_VL) $(FV_X) $(FV_GL_VFLAGS) --top-module wse_fabric_mesh -Mdir $(dir $@) -o tb_mesh $(call FV_CF,sim-2x2) $< \
+	  $(addprefix $(TOP)/,$(FV_MESH_SRC)) > $(dir $@)build.log 2>&1 || { tail -30 $(dir $@)build.log; exit 1; }
+
+fv-gate: $(FV_GL)/router/tb_router $(FV_GL)/mesh-sim-2x2/tb_mesh
+	$(FV_RUN) gl-router $(FV_GL)/router/tb_router $(FV_LOG)
+	CYCLES=$(FV_CYCLES_MESH) $(FV_RUN) gl-mesh2x2 $(FV_GL)/mesh-sim-2x2/tb_mesh $(FV_LOG)
+
+# Tests that fail on the current RTL (see docs/fabric-verification.md).
+.PHONY: fv-known-bugs
+fv-known-bugs: $(FV_DIR)/router/tb_router
+	$(FV_RUN) router-ramp-same-vc $< $(FV_LOG) ramp-same-vc
