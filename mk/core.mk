@@ -120,7 +120,7 @@ $(CORE_TB_PE_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.c
 
 # ---- Tile and mesh ---------------------------------------------------------------------
 CORE_MESH_SRCS = $(filter-out $(BUILD)/boards/%,$(call FABRIC_RTL_FILES,$(1))) \
-	rtl/pe/wse_pe_pkg.sv $(filter-out rtl/prim/%,$(CORE_PE_SRCS)) \
+	$(filter rtl/pe/%,$(CORE_PKGS)) $(filter-out rtl/prim/%,$(CORE_PE_SRCS)) \
 	rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv rtl/tile/wse_tile.sv rtl/mesh/wse_mesh.sv
 CORE_MESH_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call CORE_MESH_SRCS,$(1)) $(CORE_VLT) \
 	tests/core/backdoor.vlt tests/core/tb_mesh.cpp tests/core/elf32.h

@@ -108,7 +108,8 @@ DF_MESH_SRCS = $(CORE_PKGS) rtl/fabric/wse_mgmt_pkg.sv $(CORE_PE_SRCS) \
 
 $(DF_MESH_TB): $(DF_MESH_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_mesh_df.cpp tests/core/elf32.h | deps
 	@mkdir -p $(dir $@)
-	verilator --cc --exe --build $(CORE_VFLAGS) -CFLAGS "-O1 -I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
+	verilator --cc --exe --build $(CORE_VFLAGS) -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
+	  -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
 	  $(CORE_VLT) $(DF_MESH_SRCS) --top-module tb_mesh_df \
 	  $(TOP)/tests/dataflow/tb_mesh_df.cpp -Mdir $(dir $@) -o tb_mesh_df >$(dir $@)/build.log 2>&1 || \
 	  { cat $(dir $@)/build.log; exit 1; }
