@@ -120,7 +120,7 @@ $(CORE_TB_PE_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.c
 
 # ---- Tile and mesh ---------------------------------------------------------------------
 CORE_MESH_SRCS = $(filter-out $(BUILD)/boards/%,$(call FABRIC_RTL_FILES,$(1))) \
-	rtl/pe/wse_pe_pkg.sv $(filter-out rtl/prim/%,$(CORE_PE_SRCS)) \
+	$(filter rtl/pe/%,$(CORE_PKGS)) $(filter-out rtl/prim/%,$(CORE_PE_SRCS)) \
 	rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv rtl/tile/wse_tile.sv rtl/mesh/wse_mesh.sv
 # (mk/fabric-rtl.mk is read after this file, so the prerequisites name the
 # RTL folders instead of FABRIC_RTL_FILES.)
