@@ -1,0 +1,70 @@
+# Device server: the host interface executor and device top (rtl/host_if,
+# rtl/top), wsemu-sim (the Verilator model of a board serving the link
+# protocol on a Unix socket), end-to-end tests through libwsehost, wsectl.
+#   make test-e2e      end-to-end tests against wsemu-sim (sim-2x2, sim-4x4)
+#   make lint-top      verilator --lint-only -Wall on hif_exec and wse_top
+#   make bench-link    BENCH link.* figures
+#   make run-demo      a program on all tiles of sim-4x4 through wsectl
+# docs/host-if.md (executor), docs/wsemu-sim.md, docs/wsectl.md.
+
+DS_DIR    := $(BUILD)/devserver
+DS_BOARDS := sim-2x2 sim-4x4
+DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+# Sources in compile order (listed here: this fragment is read before the
+# fabric's and the FPU's).
+DS_MESH_SRCS := rtl/pkg/wse_pkg.sv rtl/fabric/wse_mgmt_pkg.sv rtl/pe/fpu/fpu_pkg.sv \
+	rtl/pe/wse_pe_pkg.sv rtl/prim/prim_rst_sync.sv rtl/prim/prim_fifo_sync.sv \
+	rtl/prim/prim_credit_cnt.sv rtl/prim/prim_arb_rr.sv rtl/fabric/wse_router.sv \
+	rtl/fabric/wse_mgmt_node.sv rtl/fabric/wse_mgmt_port.sv rtl/tile/wse_fabric_tile.sv \
+	rtl/mesh/wse_fabric_mesh.sv rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv \
+	$(addprefix rtl/pe/fpu/,fpu_lzc.sv fpu_unpack.sv fpu_round.sv fpu_fma_pre.sv \
+	  fpu_fma_add.sv fpu_divsqrt.sv fpu_f2i.sv fpu_i2f.sv fpu_misc.sv fpu.sv fpu_cop.sv) \
+	$(addprefix rtl/pe/,wse_pe_alu.sv wse_pe_decoder.sv wse_pe_regfile.sv \
+	  wse_pe_muldiv.sv wse_pe_csr.sv wse_pe_lsu.sv wse_pe_core.sv \
+	  wse_pe_imem.sv wse_pe_dmem.sv wse_pe_hostio.sv wse_pe.sv) \
+	rtl/tile/wse_tile.sv rtl/mesh/wse_mesh.sv
+DS_HL_A := $(BUILD)/host-lib/libwsehost.a
+DS_TOP_SRCS = $(DS_MESH_SRCS) rtl/host_if/hif_pkg.sv rtl/host_if/hif_sync2.sv \
+	rtl/host_if/hif_async_fifo.sv rtl/host_if/hif_rx_frame.sv rtl/host_if/hif_tx_frame.sv \
+	rtl/host_if/hif_exec.sv $(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
+
+define DS_BOARD_RULES
+$(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb sim/gen_dtb_pkg.py | deps
+	@mkdir -p $$(dir $$@)
+	python3 sim/gen_dtb_pkg.py $$< $$@ "wsemu-sim $(DS_REV)"
+endef
+$(foreach b,$(DS_BOARDS) sim-8x8,$(eval $(call DS_BOARD_RULES,$(b))))
+
+.PHONY: lint-top
+lint-top: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(DS_DIR)/sim-4x4/wse_dtb_pkg.sv | deps
+	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv \
+	  $(call DS_TOP_SRCS,sim-4x4) --top-module wse_top
+
+LINT_STAGES += lint-top
+
+# ---- wsemu-sim ----------------------------------------------------------------
+DS_VFLAGS := --assert -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst \
+	-MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
+DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp $(DS_HL_A)
+
+define DS_SIM_RULES
+$(DS_DIR)/$(1)/wsemu-sim: $(call DS_SIM_DEPS,$(1)) | deps
+	@mkdir -p $$(dir $$@)/obj
+	verilator --cc --exe --build $(DS_VFLAGS) rtl/lint.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv \
+	  $(call DS_TOP_SRCS,$(1)) --top-module wse_top $(abspath sim/wsemu_sim.cpp) $(abspath $(DS_HL_A)) \
+	  -CFLAGS "-O1 -I$(abspath host-lib/src) -I$(abspath host-lib/include) -I$(abspath include) -I$(abspath $(BUILD)/boards/$(1))" \
+	  -LDFLAGS "-lfdt -lpthread" -Mdir $$(dir $$@)/obj -o ../wsemu-sim > $$(dir $$@)/build.log 2>&1 || \
+	  { tail -40 $$(dir $$@)/build.log; exit 1; }
+endef
+$(foreach b,$(DS_BOARDS),$(eval $(call DS_SIM_RULES,$(b))))
+
+# libwsehost spawns "wsemu-sim --board NAME": this dispatcher execs the
+# model built for that board (same process, so PR_SET_PDEATHSIG holds).
+$(DS_DIR)/bin/wsemu-sim: sim/wsemu-sim.sh
+	@mkdir -p $(dir $@)
+	sed -e 's#@DIR@#$(abspath $(DS_DIR))#' $< > $@
+	chmod +x $@
+
+DS_SIMS := $(foreach b,$(DS_BOARDS),$(DS_DIR)/$(b)/wsemu-sim) $(DS_DIR)/bin/wsemu-sim
+.PHONY: wsemu-sim
+wsemu-sim: $(DS_SIMS)
