@@ -45,10 +45,10 @@ LINT_STAGES += lint-top
 # ---- wsemu-sim ----------------------------------------------------------------
 DS_VFLAGS := --assert -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst \
 	-MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
-DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp $(DS_HL_A)
+DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp
 
 define DS_SIM_RULES
-$(DS_DIR)/$(1)/wsemu-sim: $(call DS_SIM_DEPS,$(1)) | deps
+$(DS_DIR)/$(1)/wsemu-sim: $(call DS_SIM_DEPS,$(1)) | deps $(DS_HL_A)
 	@mkdir -p $$(dir $$@)/obj
 	verilator --cc --exe --build $(DS_VFLAGS) rtl/lint.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv \
 	  $(call DS_TOP_SRCS,$(1)) --top-module wse_top $(abspath sim/wsemu_sim.cpp) $(abspath $(DS_HL_A)) \
@@ -68,3 +68,47 @@ $(DS_DIR)/bin/wsemu-sim: sim/wsemu-sim.sh
 DS_SIMS := $(foreach b,$(DS_BOARDS),$(DS_DIR)/$(b)/wsemu-sim) $(DS_DIR)/bin/wsemu-sim
 .PHONY: wsemu-sim
 wsemu-sim: $(DS_SIMS)
+
+# ---- wsectl, end-to-end tests ------------------------------------------------------
+DS_HOSTC := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Ihost-lib/include -Ihost-lib/src -Iinclude
+$(DS_DIR)/wsectl: host-lib/tools/wsectl.c host-lib/include/wsehost.h $(DS_HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
+$(DS_DIR)/e2e: tests/e2e/e2e.c host-lib/include/wsehost.h $(DS_HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
+
+DS_ENV := WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim)
+DS_ELF := $(BUILD)/core/elf/tiles.elf
+DS_E2E_MUTATIONS ?= 10000
+
+.PHONY: test-e2e test-full-e2e
+test-e2e: $(DS_SIMS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF)
+	$(DS_ENV) ./tests/e2e/test-e2e.sh $(DS_DIR) $(DS_ELF) $(DS_E2E_MUTATIONS)
+
+test-full-e2e: $(DS_SIMS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF)
+	$(DS_ENV) ./tests/e2e/test-e2e.sh $(DS_DIR) $(DS_ELF) 100000
+
+TEST_STAGES += test-e2e
+TEST_FULL_STAGES += test-full-e2e
+
+# ---- benchmark ---------------------------------------------------------------------
+$(DS_DIR)/bench_link: tests/e2e/bench_link.c host-lib/include/wsehost.h $(DS_HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
+
+.PHONY: bench-link
+bench-link: $(DS_SIMS) $(DS_DIR)/bench_link $(BUILD)/core/elf/spin.elf
+	$(DS_ENV) $(DS_DIR)/bench_link sim-4x4 $(BUILD)/core/elf/spin.elf 20000
+BENCH_STAGES += bench-link
+
+# ---- make run ----------------------------------------------------------------------
+# A demonstration on all 16 tiles of sim-4x4 through wsectl and libwsehost.
+RUN_STAGE := run-demo
+$(DS_DIR)/fw/demo.elf: tests/e2e/demo.c $(CORE_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
+.PHONY: run-demo
+run-demo: $(DS_SIMS) $(DS_DIR)/wsectl $(DS_DIR)/fw/demo.elf
+	$(DS_ENV) $(DS_DIR)/wsectl -d sim:board=sim-4x4 info
+	$(DS_ENV) $(DS_DIR)/wsectl -d sim:board=sim-4x4 run $(DS_DIR)/fw/demo.elf

@@ -45,7 +45,10 @@ extern "C" {
 namespace {
 
 const uint64_t IdleCycles = 4000;
-const uint64_t PollCycles = 256;
+// Cycles after the host interface's busy falls: words still in the
+// transmitter and the clock-crossing FIFO.
+const uint64_t DrainCycles = 64;
+const uint64_t PollCycles = 32;
 
 struct LinkWord {
 	uint64_t data;
@@ -230,7 +233,7 @@ int main(int argc, char **argv)
 	std::deque<uint8_t> rxbytes;          // host bytes not yet in words
 	std::deque<LinkWord> in_words, out_words;
 	std::vector<uint8_t> outbuf;
-	uint64_t last_activity = cycle;
+	uint64_t last_activity = cycle, last_busy = cycle;
 	uint64_t next_word_at = 0;
 	std::vector<uint8_t> exited(WSE_CFG_NUM_COLS * WSE_CFG_NUM_ROWS, 0);
 	int rc = 0;
@@ -268,9 +271,13 @@ int main(int argc, char **argv)
 			if (halted) exited[t] = 0;
 			if (!halted && !exited[t]) cores = true;
 		}
+		if (top->busy_o) last_busy = cycle;
 		bool busy = !in_words.empty() || !out_words.empty() || cores ||
-			    top->link_out_valid_o || cycle - last_activity < IdleCycles;
+			    top->link_out_valid_o || cycle - last_busy < DrainCycles ||
+			    cycle - last_activity < IdleCycles;
 		if (!busy) {
+			if (getenv("WSEMU_SIM_DEBUG"))
+				fprintf(stderr, "wsemu-sim: idle at cycle %llu\n", (unsigned long long)cycle);
 			if (!read_host(true)) { host_gone = true; break; }
 			continue;
 		}

@@ -71,7 +71,10 @@ module hif_exec #(
   input  logic [NumTiles-1:0]       putc_valid_i,
   input  logic [NumTiles*8-1:0]     putc_char_i,
   // Console characters dropped (a tile's buffer was full).
-  output logic [31:0]               con_drops_o
+  output logic [31:0]               con_drops_o,
+  // Work in progress: a request received, queued or executing, a packet
+  // being sent, or an event waiting to be sent (for the simulator's clock).
+  output logic                      busy_o
 );
   localparam int unsigned BufWords = MaxPayload / 8;
   localparam int unsigned BW       = $clog2(BufWords) + 1;  // slot bit + index
@@ -81,7 +84,8 @@ module hif_exec #(
   localparam int unsigned CredW    = $clog2(VcDepth + 1);
   localparam int unsigned OutDepth = NumVc * VcDepth;  // outlet buffer per port
   localparam int unsigned OW       = $clog2(OutDepth);
-  localparam int unsigned ConDepth = 8;
+  localparam int unsigned ConDepth = 32;  // console bytes buffered per tile
+  localparam int unsigned CPW      = $clog2(ConDepth);
 
   localparam logic [2:0] EvtOk = 3'd0, EvtVersion = 3'd1, EvtLength = 3'd2,
                          EvtMalformed = 3'd3, EvtOpcode = 3'd4,
@@ -178,10 +182,12 @@ module hif_exec #(
 
   // Console buffers.
   logic [7:0] cmem_q [NumTiles][ConDepth];
-  logic [3:0] cwp_q [NumTiles];
-  logic [3:0] crp_q [NumTiles];
+  logic [CPW:0] cwp_q [NumTiles];
+  logic [CPW:0] crp_q [NumTiles];
+  logic         ev_turn_q;  // an event goes before the next request
   logic [31:0] con_drops_q;
   assign con_drops_o = con_drops_q;
+  assign busy_o = (st_q != SIdle) || (|full_q) || rx_busy_q || out_any || con_any;
 
   // ---------------------------------------------------------------------
   // Helpers.
@@ -259,7 +265,7 @@ module hif_exec #(
   end
 
   // Console fill per tile, first tile with output.
-  logic [3:0]    cfill [NumTiles];
+  logic [CPW:0]  cfill [NumTiles];
   logic          con_any;
   logic [TW-1:0] con_sel;
   always_comb begin
@@ -312,10 +318,10 @@ module hif_exec #(
           src_word[15:8]  = 8'(32'(tx_tile_q) / NumCols);
           src_word[31:16] = 16'(tx_n_q);
           for (int k = 0; k < 4; k++)
-            src_word[32 + 8*k +: 8] = cmem_q[tx_tile_q][3'(crp_q[tx_tile_q] + 4'(k))];
+            src_word[32 + 8*k +: 8] = cmem_q[tx_tile_q][CPW'(crp_q[tx_tile_q] + (CPW+1)'(k))];
         end else begin
           for (int k = 0; k < 8; k++)
-            src_word[8*k +: 8] = cmem_q[tx_tile_q][3'(crp_q[tx_tile_q] + 4'(k + 4))];
+            src_word[8*k +: 8] = cmem_q[tx_tile_q][CPW'(crp_q[tx_tile_q] + (CPW+1)'(k + 4))];
         end
       end
       default: src_word = '0;
@@ -426,6 +432,7 @@ module hif_exec #(
         crp_q[t] <= '0;
       end
       con_drops_q <= '0;
+      ev_turn_q   <= 1'b0;
     end else begin
       // ---------------- receiver side ----------------
       if (pl_valid_i && pl_ready_o) begin
@@ -469,8 +476,8 @@ module hif_exec #(
       // ---------------- console ----------------
       for (int t = 0; t < NumTiles; t++) begin
         if (putc_valid_i[t]) begin
-          if (4'(cwp_q[t] - crp_q[t]) < 4'(ConDepth)) begin
-            cmem_q[t][cwp_q[t][2:0]] <= putc_char_i[t*8 +: 8];
+          if ((cwp_q[t] - crp_q[t]) < (CPW+1)'(ConDepth)) begin
+            cmem_q[t][cwp_q[t][CPW-1:0]] <= putc_char_i[t*8 +: 8];
             cwp_q[t] <= cwp_q[t] + 1'b1;
           end else begin
             con_drops_q <= sat_add(con_drops_q, 32'd1);
@@ -481,7 +488,8 @@ module hif_exec #(
       // ---------------- executor ----------------
       unique case (st_q)
         SIdle: begin
-          if (full_q[rd_q]) begin
+          if (full_q[rd_q] && !(ev_turn_q && (out_any || con_any))) begin
+            ev_turn_q <= 1'b1;
             cur_q  <= rd_q;
             op_q   <= s_op_q[rd_q];
             tag_q  <= s_tag_q[rd_q];
@@ -491,11 +499,13 @@ module hif_exec #(
             err_q  <= 1'b0;
             st_q   <= SDispatch;
           end else if (out_any) begin
+            ev_turn_q <= 1'b0;
             tx_port_q <= out_sel;
             ocred_q[out_sel] <= ocred_q[out_sel] - out_n;
           end else if (con_any) begin
+            ev_turn_q <= 1'b0;
             tx_tile_q <= con_sel;
-            tx_n_q    <= (cfill[con_sel] > 4'd8) ? 4'd8 : cfill[con_sel];
+            tx_n_q    <= (32'(cfill[con_sel]) > 8) ? 4'd8 : 4'(cfill[con_sel]);
           end
         end
 
@@ -709,7 +719,7 @@ module hif_exec #(
         end
 
         SDone: begin
-          if (tx_src_q == SrcCon) crp_q[tx_tile_q] <= crp_q[tx_tile_q] + 4'(tx_n_q);
+          if (tx_src_q == SrcCon) crp_q[tx_tile_q] <= crp_q[tx_tile_q] + (CPW+1)'(tx_n_q);
           unique case (tx_ret_q)
             RetDone: begin
               full_q[cur_q] <= 1'b0;
@@ -776,7 +786,7 @@ module hif_exec #(
 
     unique case (st_q)
       SIdle: begin
-        if (!full_q[rd_q] && out_any) begin
+        if ((!full_q[rd_q] || ev_turn_q) && out_any) begin
           start_tx  = 1'b1;
           stx_op    = 8'(hif_pkg::OpStreamOut);
           stx_flags = 8'(hif_pkg::FlagEvent);
@@ -784,12 +794,12 @@ module hif_exec #(
           stx_len   = 32'd8 + (out_n << 3);
           stx_src   = SrcOut;
           stx_ret   = RetIdle;
-        end else if (!full_q[rd_q] && con_any) begin
+        end else if ((!full_q[rd_q] || ev_turn_q) && con_any) begin
           start_tx  = 1'b1;
           stx_op    = 8'(hif_pkg::OpConsole);
           stx_flags = 8'(hif_pkg::FlagEvent);
           stx_tag   = '0;
-          stx_len   = 32'd4 + ((cfill[con_sel] > 4'd8) ? 32'd8 : 32'(cfill[con_sel]));
+          stx_len   = 32'd4 + ((32'(cfill[con_sel]) > 8) ? 32'd8 : 32'(cfill[con_sel]));
           stx_src   = SrcCon;
           stx_ret   = RetIdle;
         end

@@ -27,7 +27,8 @@ module wse_top #(
   output logic [NumTiles-1:0] halted_o,
   output logic [NumTiles-1:0] retire_o,
   output logic [NumTiles-1:0] exit_valid_o,  // a tile wrote tohost
-  output logic [31:0] con_drops_o
+  output logic [31:0] con_drops_o,
+  output logic        busy_o  // the host interface has work (mesh clock)
 );
   localparam int unsigned NP = 2 * NumRows;
   localparam int unsigned NV = wse_cfg_pkg::NumVc;
@@ -109,7 +110,7 @@ module wse_top #(
     .in_valid_o(in_valid), .in_data_o(in_data), .in_credit_i(in_credit),
     .out_valid_i(out_valid), .out_data_i(out_data), .out_credit_o(out_credit),
     .putc_valid_i(putc_valid), .putc_char_i(putc_char),
-    .con_drops_o(con_drops_o)
+    .con_drops_o(con_drops_o), .busy_o(busy_o)
   );
 
   // ---- mesh -> link ----
