@@ -353,7 +353,7 @@ int main(int argc, char **argv)
 		usage();
 	}
 	wse_device *d;
-	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 20000, .open_timeout_ms = 30000};
+	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 60000, .open_timeout_ms = 60000};
 	int r = wse_open(&d, uri, &o);
 	if (r)
 		return die(uri, r);
