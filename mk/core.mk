@@ -120,9 +120,12 @@ $(CORE_TB_PE_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.c
 
 # ---- Tile and mesh ---------------------------------------------------------------------
 CORE_MESH_SRCS = $(filter-out $(BUILD)/boards/%,$(call FABRIC_RTL_FILES,$(1))) \
-	rtl/pe/wse_pe_pkg.sv $(filter-out rtl/prim/%,$(CORE_PE_SRCS)) \
+	$(filter rtl/pe/%,$(CORE_PKGS)) $(filter-out rtl/prim/%,$(CORE_PE_SRCS)) \
 	rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv rtl/tile/wse_tile.sv rtl/mesh/wse_mesh.sv
-CORE_MESH_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call CORE_MESH_SRCS,$(1)) $(CORE_VLT) \
+# (mk/fabric-rtl.mk is read after this file, so the prerequisites name the
+# RTL folders instead of FABRIC_RTL_FILES.)
+CORE_MESH_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(CORE_VLT) \
+	$(wildcard rtl/pkg/*.sv rtl/prim/*.sv rtl/prim/*.svh rtl/fabric/*.sv rtl/pe/*.sv rtl/tile/*.sv rtl/mesh/*.sv) \
 	tests/core/backdoor.vlt tests/core/tb_mesh.cpp tests/core/elf32.h
 
 # $(call CORE_MESH_BUILD,board,flags): verilate wse_mesh with tb_mesh into $(dir $@)
@@ -194,3 +197,46 @@ synth-core: lint-core lint-mesh $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
 	yosys -q -l $(CORE_BUILD)/synth/tile.log $(CORE_BUILD)/synth/tile.ys
 	@sed -n '/=== design hierarchy ===/,$$p' $(CORE_BUILD)/synth/tile-stat.txt
 SYNTH_STAGES += synth-core
+
+# ---- Gate-level simulation of one tile ---------------------------------------------------
+# The iCE40 netlist of wse_tile from synth-core (with Yosys's cell models),
+# wrapped in a 1x1 wse_mesh (RTL management port and reset synchronizer),
+# runs a named smoke subset through tb_mesh, loaded through the management
+# port, and each program's signature must equal QEMU's.
+CORE_GL        := $(CORE_BUILD)/gl
+CORE_GL_SMOKE  := tiles traps csr isa-mem
+CORE_GL_CELLS  := $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
+
+$(CORE_GL)/tb_mesh: $(CORE_BUILD)/synth/wse_tile_ice40.v rtl/mesh/wse_mesh.sv tests/core/tb_mesh.cpp | deps
+	@mkdir -p $(CORE_GL)/cfg
+	sed -e 's/^#define WSE_CFG_NUM_COLS .*/#define WSE_CFG_NUM_COLS 1u/' \
+	    -e 's/^#define WSE_CFG_NUM_ROWS .*/#define WSE_CFG_NUM_ROWS 1u/' \
+	    $(BUILD)/boards/sim-4x4/wse_cfg.h >$(CORE_GL)/cfg/wse_cfg.h
+	perl -0pe 's/wse_tile #\(.*?\) u_tile/wse_tile u_tile/s; s/module wse_mesh/module wse_mesh/' \
+	    rtl/mesh/wse_mesh.sv >$(CORE_GL)/wse_mesh_gl.sv
+	verilator --cc --exe --build -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
+	  -DNO_ICE40_DEFAULT_ASSIGNMENTS -Irtl/prim -j $(JOBS) -GNumCols=1 -GNumRows=1 \
+	  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
+	  -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(CORE_GL)/cfg" \
+	  $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv rtl/pkg/wse_pkg.sv rtl/fabric/wse_mgmt_pkg.sv \
+	  rtl/prim/prim_rst_sync.sv rtl/fabric/wse_mgmt_port.sv $(CORE_GL)/wse_mesh_gl.sv \
+	  $(CORE_BUILD)/synth/wse_tile_ice40.v $(CORE_GL_CELLS) \
+	  --top-module wse_mesh $(TOP)/tests/core/tb_mesh.cpp -Mdir $(CORE_GL)/obj -o ../tb_mesh \
+	  >$(CORE_GL)/build.log 2>&1 || { tail -30 $(CORE_GL)/build.log; exit 1; }
+
+$(CORE_BUILD)/synth/wse_tile_ice40.v:
+	$(MAKE) --no-print-directory synth-core
+
+.PHONY: gl-core
+gl-core: $(CORE_GL)/tb_mesh $(addprefix $(CORE_BUILD)/elf/,$(addsuffix .elf,$(CORE_GL_SMOKE)))
+	@set -e; for p in $(CORE_GL_SMOKE); do \
+	  $(CORE_GL)/tb_mesh $(CORE_BUILD)/elf/$$p.elf --load mgmt --max-cycles 400000 \
+	    --sig-dir $(CORE_GL) >$(CORE_GL)/$$p.out 2>$(CORE_GL)/$$p.err || \
+	    { echo "FAIL gate-level $$p"; cat $(CORE_GL)/$$p.err; exit 1; }; \
+	  qemu-system-riscv32 -M spike -cpu rv32,f=true,d=false -bios none -kernel $(CORE_BUILD)/elf/$$p.elf \
+	    -display none -serial stdio -monitor none </dev/null | grep '^S:' >$(CORE_GL)/$$p.qemu.sig; \
+	  cmp -s $(CORE_GL)/tile-0-0.sig $(CORE_GL)/$$p.qemu.sig || \
+	    { echo "FAIL gate-level $$p: signature differs from QEMU"; exit 1; }; \
+	  echo "ok   gate-level $$p"; \
+	done
+SYNTH_STAGES += gl-core

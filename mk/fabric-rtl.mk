@@ -15,17 +15,18 @@ FABRIC_RTL_INC  := -Irtl/prim
 FABRIC_RTL_FILES = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(FABRIC_RTL_SRCS)
 
 # ---------------------------------------------------------------------------
-# Lint: verilator -Wall on the router and on the mesh of every board.
+# Lint: verilator -Wall on the router (its parameters are the same on every
+# board) and on the mesh of every board.
 # ---------------------------------------------------------------------------
 FABRIC_LINT = verilator --lint-only -Wall $(FABRIC_RTL_INC) rtl/lint.vlt
 
 .PHONY: lint-fabric
 lint-fabric: $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/wse_cfg_pkg.sv)
+	@echo "lint-fabric: wse_router (sim-4x4)"
+	@$(FABRIC_LINT) --top-module wse_router $(call FABRIC_RTL_FILES,sim-4x4)
 	@set -e; for b in $(BOARDS); do \
-	  for top in wse_router wse_fabric_mesh; do \
-	    echo "lint-fabric: $$top ($$b)"; \
-	    $(FABRIC_LINT) --top-module $$top $(BUILD)/boards/$$b/wse_cfg_pkg.sv $(FABRIC_RTL_SRCS); \
-	  done; \
+	  echo "lint-fabric: wse_fabric_mesh ($$b)"; \
+	  $(FABRIC_LINT) --top-module wse_fabric_mesh $(BUILD)/boards/$$b/wse_cfg_pkg.sv $(FABRIC_RTL_SRCS); \
 	done
 
 LINT_STAGES += lint-fabric
@@ -70,3 +71,47 @@ formal-fabric:
 
 FORMAL_STAGES += formal-fabric
 TEST_STAGES   += formal-fabric
+
+# ---------------------------------------------------------------------------
+# Synthesis (Yosys 0.23). SYNTHESIS is defined: no assertions.
+#   synth-fabric: generic synthesis of the 4x4 mesh (hierarchy kept) and an
+#     iCE40 mapping of the router; resource use printed; no latches, no
+#     combinational loops (check -assert).
+#   fabric-netlists: gate-level netlists for gate-level simulation,
+#     $(BUILD)/synth/wse_router.v          (flat, module wse_router)
+#     $(BUILD)/synth/wse_fabric_mesh_2x2.v (hierarchical, top wse_fabric_mesh)
+#     from one generic synthesis of the sim-2x2 mesh (the router parameters
+#     are the same on every board).
+# ---------------------------------------------------------------------------
+FABRIC_SYN     := $(BUILD)/synth
+FABRIC_YOSYS    = yosys -q -l $(1) -p
+FABRIC_YREAD    = read_verilog -sv -DSYNTHESIS $(FABRIC_RTL_INC) $(call FABRIC_RTL_FILES,$(1))
+FABRIC_YCHECK  := select -assert-none t:*latch* t:*LATCH*; check -assert
+
+$(FABRIC_SYN)/wse_router.v $(FABRIC_SYN)/wse_fabric_mesh_2x2.v &: $(call FABRIC_RTL_FILES,sim-2x2)
+	@mkdir -p $(FABRIC_SYN)
+	$(call FABRIC_YOSYS,$(FABRIC_SYN)/netlists.log) "$(call FABRIC_YREAD,sim-2x2); \
+	  hierarchy -check -top wse_fabric_mesh; synth -top wse_fabric_mesh; $(FABRIC_YCHECK); \
+	  write_verilog -noattr -noexpr $(FABRIC_SYN)/wse_fabric_mesh_2x2.v; \
+	  delete wse_fabric_mesh wse_mgmt_port wse_mgmt_node prim_rst_sync *wse_fabric_tile; \
+	  hierarchy -auto-top; rename -top wse_router; flatten; opt_clean; $(FABRIC_YCHECK); \
+	  write_verilog -noattr -noexpr $(FABRIC_SYN)/wse_router.v"
+
+.PHONY: fabric-netlists synth-fabric
+fabric-netlists: $(FABRIC_SYN)/wse_router.v $(FABRIC_SYN)/wse_fabric_mesh_2x2.v
+
+synth-fabric: $(call FABRIC_RTL_FILES,sim-4x4) fabric-netlists
+	@mkdir -p $(FABRIC_SYN)
+	$(call FABRIC_YOSYS,$(FABRIC_SYN)/mesh_4x4_generic.log) "$(call FABRIC_YREAD,sim-4x4); \
+	  hierarchy -check -top wse_fabric_mesh; synth -top wse_fabric_mesh; $(FABRIC_YCHECK); \
+	  tee -q -o $(FABRIC_SYN)/mesh_4x4_generic.stat stat -top wse_fabric_mesh"
+	$(call FABRIC_YOSYS,$(FABRIC_SYN)/router_ice40.log) "$(call FABRIC_YREAD,sim-4x4); \
+	  hierarchy -check -top wse_router; synth_ice40 -top wse_router; $(FABRIC_YCHECK); \
+	  tee -q -o $(FABRIC_SYN)/router_ice40.stat stat"
+	@echo "== generic synthesis, 4x4 mesh (whole design, hierarchy kept)"
+	@sed -n '/=== design hierarchy ===/,$$p' $(FABRIC_SYN)/mesh_4x4_generic.stat
+	@echo "== iCE40 mapping, router"
+	@sed -n '/Number of cells/,$$p' $(FABRIC_SYN)/router_ice40.stat
+
+SYNTH_STAGES     += synth-fabric
+TEST_FULL_STAGES += synth-fabric

@@ -44,7 +44,16 @@ module wse_pe #(
   output logic                        done_o,
   output logic [31:0]                 exit_code_o,
 
-  output logic                        retire_o
+  output logic                        retire_o,
+
+  // Fabric (RAMP link of the tile's router, docs/fabric.md): router -> PE
+  // with per-color credits, PE -> router with per-VC credits.
+  input  logic                        fab_in_valid_i,
+  input  logic [37:0]                 fab_in_data_i,
+  output logic [31:0]                 fab_in_credit_o,
+  output logic                        fab_out_valid_o,
+  output logic [37:0]                 fab_out_data_o,
+  input  logic [wse_cfg_pkg::NumVc-1:0] fab_out_credit_i
 );
   localparam int unsigned ImemAW = $clog2(ImemBytes / 4);
   localparam int unsigned DmemAW = $clog2(DmemBytes / 4);
@@ -115,17 +124,27 @@ module wse_pe #(
     .retire_pc_o      (retire_pc)
   );
 
+  // ---- Coprocessors: custom-0 to the dataflow unit, the rest to the F extension
+  logic        cop_df;
+  logic        fpu_accept, fpu_done, fpu_rf_we, df_accept, df_done, df_rf_we;
+  logic [31:0] fpu_rf_wdata, df_rf_wdata;
+  assign cop_df       = (cop_instr[6:0] == wse_df_pkg::OpcCustom0);
+  assign cop_accept   = cop_df ? df_accept : fpu_accept;
+  assign cop_done     = cop_df ? df_done : fpu_done;
+  assign cop_rf_we    = cop_df ? df_rf_we : fpu_rf_we;
+  assign cop_rf_wdata = cop_df ? df_rf_wdata : fpu_rf_wdata;
+
   // ---- F extension -------------------------------------------------------------------
   fpu_cop u_fpu_cop (
     .clk_i            (clk_i),
     .rst_ni           (core_rst_n),  // F registers are core state
-    .cop_req_i        (cop_req),
+    .cop_req_i        (cop_req && !cop_df),
     .cop_instr_i      (cop_instr),
     .cop_rs1_i        (cop_rs1),
-    .cop_accept_o     (cop_accept),
-    .cop_done_o       (cop_done),
-    .cop_rf_we_o      (cop_rf_we),
-    .cop_rf_wdata_o   (cop_rf_wdata),
+    .cop_accept_o     (fpu_accept),
+    .cop_done_o       (fpu_done),
+    .cop_rf_we_o      (fpu_rf_we),
+    .cop_rf_wdata_o   (fpu_rf_wdata),
     .cop_load_valid_i (cop_load_valid),
     .cop_load_data_i  (cop_load_data),
     .cop_store_data_o (cop_store_data),
@@ -163,22 +182,58 @@ module wse_pe #(
     .fetch_rdata_o (instr_rdata)
   );
 
-  // ---- DMEM: port 0 management, port 1 core -----------------------------------------
-  logic [1:0]        dm_req, dm_gnt, dm_we, dm_rvalid;
-  logic [2*DmemAW-1:0] dm_addr;
-  logic [7:0]        dm_be;
-  logic [63:0]       dm_wdata, dm_rdata;
+  // ---- Dataflow unit: fabric interface, tasks, vector engine -------------------------
+  logic [2:0]          vdm_req, vdm_gnt;
+  logic [3*DmemAW-1:0] vdm_addr;
+  logic [31:0]         vdm_wdata;
+  logic                vec_busy;
 
-  assign dm_req   = {data_req, mem_req_i && mem_in_dmem};
-  assign dm_we    = {data_we, mem_we_i};
-  assign dm_addr  = {data_addr[DmemAW+1:2], mem_addr_i[DmemAW+1:2]};
-  assign dm_be    = {data_be, 4'hf};
-  assign dm_wdata = {data_wdata, mem_wdata_i};
+  wse_df #(
+    .DmemBytes (DmemBytes),
+    .DmemBanks (DmemBanks)
+  ) u_df (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .cop_req_i         (cop_req && cop_df),
+    .cop_instr_i       (cop_instr),
+    .cop_rs1_i         (cop_rs1),
+    .cop_rs2_i         (cop_rs2),
+    .cop_accept_o      (df_accept),
+    .cop_done_o        (df_done),
+    .cop_rf_we_o       (df_rf_we),
+    .cop_rf_wdata_o    (df_rf_wdata),
+    .ramp_in_valid_i   (fab_in_valid_i),
+    .ramp_in_data_i    (fab_in_data_i),
+    .ramp_in_credit_o  (fab_in_credit_o),
+    .ramp_out_valid_o  (fab_out_valid_o),
+    .ramp_out_data_o   (fab_out_data_o),
+    .ramp_out_credit_i (fab_out_credit_i),
+    .dm_req_o          (vdm_req),
+    .dm_addr_o         (vdm_addr),
+    .dm_wdata_o        (vdm_wdata),
+    .dm_gnt_i          (vdm_gnt),
+    .dm_rdata_i        (dm_rdata[127:64]),
+    .dm_ext_we_i       (|(dm_req[1:0] & dm_we[1:0] & dm_gnt[1:0])),
+    .vec_busy_o        (vec_busy)
+  );
+
+  // ---- DMEM: port 0 management, 1 core, 2-3 vector reads, 4 vector write ------------
+  logic [4:0]          dm_req, dm_gnt, dm_we, dm_rvalid;
+  logic [5*DmemAW-1:0] dm_addr;
+  logic [19:0]         dm_be;
+  logic [159:0]        dm_wdata, dm_rdata;
+
+  assign dm_req   = {vdm_req, data_req, mem_req_i && mem_in_dmem};
+  assign dm_we    = {3'b100, data_we, mem_we_i};
+  assign dm_addr  = {vdm_addr, data_addr[DmemAW+1:2], mem_addr_i[DmemAW+1:2]};
+  assign dm_be    = {12'hfff, data_be, 4'hf};
+  assign dm_wdata = {vdm_wdata, 64'd0, data_wdata, mem_wdata_i};
+  assign vdm_gnt  = dm_gnt[4:2];
 
   wse_pe_dmem #(
     .DmemBytes (DmemBytes),
     .NumBanks  (DmemBanks),
-    .NumPorts  (2)
+    .NumPorts  (5)
   ) u_dmem (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
@@ -219,7 +274,7 @@ module wse_pe #(
 
   // Outputs that the coprocessor and trace consumers will use.
   logic unused_core;
-  assign unused_core = ^{cop_rs2,
+  assign unused_core = ^{dm_rvalid[4:2], dm_rdata[159:128], vec_busy,
                          retire_pc, instr_addr[31:ImemAW+2], instr_addr[1:0]};
 
   `ASSERT(MemOneTarget, !(imem_host_rvalid && dm_rvalid[0]))

@@ -46,6 +46,9 @@ module wse_tile #(
   logic [NumVc-1:0]              ramp_in_credit;
   logic                          ramp_out_valid;
   logic [wse_pkg::WaveletW-1:0]  ramp_out_data;
+  logic                          ramp_in_valid;
+  logic [wse_pkg::WaveletW-1:0]  ramp_in_data;
+  logic [wse_pkg::NumColors-1:0] ramp_out_credit;
 
   wse_fabric_tile #(
     .NumVc          (NumVc),
@@ -64,13 +67,13 @@ module wse_tile #(
     .link_out_valid_o  (link_out_valid_o),
     .link_out_data_o   (link_out_data_o),
     .link_out_credit_i (link_out_credit_i),
-    // The PE's fabric interface comes with the dataflow PE: idle for now.
-    .ramp_in_valid_i   (1'b0),
-    .ramp_in_data_i    ('0),
+    // RAMP: the PE's fabric interface (docs/pe-programming.md).
+    .ramp_in_valid_i   (ramp_in_valid),
+    .ramp_in_data_i    (ramp_in_data),
     .ramp_in_credit_o  (ramp_in_credit),
     .ramp_out_valid_o  (ramp_out_valid),
     .ramp_out_data_o   (ramp_out_data),
-    .ramp_out_credit_i ('0),
+    .ramp_out_credit_i (ramp_out_credit),
     .mgmt_chain_i      (mgmt_chain_i),
     .mgmt_chain_o      (mgmt_chain_o),
     .halt_o            (halt),
@@ -162,13 +165,16 @@ module wse_tile #(
     .putc_char_o  (putc_char_o),
     .done_o       (done),
     .exit_code_o  (exit_code),
-    .retire_o     (retire_o)
+    .retire_o     (retire_o),
+    .fab_in_valid_i   (ramp_out_valid),
+    .fab_in_data_i    (ramp_out_data),
+    .fab_in_credit_o  (ramp_out_credit),
+    .fab_out_valid_o  (ramp_in_valid),
+    .fab_out_data_o   (ramp_in_data),
+    .fab_out_credit_i (ramp_in_credit)
   );
 
   // TILE_STATUS: [0] halted, [1] program ended (tohost), [2] it failed,
   // [31:16] its failure code (low 16 bits).
   assign tile_status = {exit_code[16:1], 13'd0, done && exit_code != 32'd1, done, halted_o};
-
-  logic unused_ramp;
-  assign unused_ramp = ^{ramp_in_credit, ramp_out_valid, ramp_out_data};
 endmodule

@@ -286,6 +286,7 @@ void Scoreboard::receive(int dst, uint32_t data, int color, bool ctrl, uint64_t 
   r.done.push_back(dst);
   outstanding_--;
   n_delivered++;
+  delivered_color[color & (kColors - 1)]++;
   auto key = std::make_tuple(r.src, dst, (int)color);
   auto l = last_.find(key);
   if (l != last_.end() && l->second >= tag)

@@ -126,6 +126,7 @@ class Scoreboard {
   uint64_t lat_sum = 0, lat_max = 0, lat_min = ~0ull;
   uint64_t window_start = 0, window_end = ~0ull, window_delivered = 0;
   uint64_t window_injected = 0;
+  uint64_t delivered_color[kColors] = {};  // per color, for rate classes
 
  private:
   struct Rec {

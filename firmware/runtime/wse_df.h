@@ -1,0 +1,135 @@
+/* wse_df.h - intrinsics of the PE's dataflow unit: fabric send/receive,
+ * tasks, vector descriptors and operations. Two custom-0 instructions reach
+ * a register window (rtl/pe/dataflow/wse_df_pkg.sv):
+ *   df.rd rd, imm(rs1)    .insn i 0x0b, 1, rd, imm(rs1)
+ *   df.wr rs2, imm(rs1)   .insn s 0x0b, 2, rs2, imm(rs1)
+ * See docs/pe-programming.md. Freestanding: no libc. */
+#ifndef WSE_DF_H
+#define WSE_DF_H
+
+#include <stdint.h>
+
+/* Register window. */
+#define WSE_DF_RECV     0x000u /* +c: rd pops color c (waits); wr sends data on c */
+#define WSE_DF_QSTAT    0x020u /* +c: rd {head is control[31], count}; wr sends control on c */
+#define WSE_DF_BIND     0x040u /* +c: {enable[31], task[5:0]} */
+#define WSE_DF_NEXT     0x060u /* rd: next ready task; wr: activate task */
+#define WSE_DF_BLOCK    0x061u /* wr: block task; rd: blocked[31:0] */
+#define WSE_DF_UNBLOCK  0x062u /* wr: unblock task; rd: blocked[63:32] */
+#define WSE_DF_ACTIVE   0x063u /* wr: deactivate task; rd: active[31:0] */
+#define WSE_DF_ACTIVEH  0x064u /* rd: active[63:32] */
+#define WSE_DF_VOP      0x070u /* wr: issue (waits while the queue is full); rd: status */
+#define WSE_DF_VSCALAR  0x071u
+#define WSE_DF_VFLAGS   0x072u /* rd: sticky NV DZ OF UF NX; wr: clear */
+#define WSE_DF_VWAIT    0x073u /* rd: waits until the engine is idle, returns flags */
+#define WSE_DF_VDONE    0x074u /* rd: operations completed */
+#define WSE_DF_DSD      0x080u /* +8*d+f */
+
+#define WSE_DF_NEXT_VALID 0x80000000u
+#define WSE_DF_NEXT_DATA  0x00002000u
+#define WSE_DF_NEXT_COLOR(n) (((n) >> 8) & 0x1fu)
+#define WSE_DF_NEXT_TASK(n)  ((n) & 0x3fu)
+
+/* Descriptor fields. */
+enum { WSE_DSD_BASE = 0, WSE_DSD_LEN0, WSE_DSD_STRIDE0, WSE_DSD_LEN1, WSE_DSD_STRIDE1,
+       WSE_DSD_TYPE, WSE_DSD_ADV };
+enum { WSE_DSD_MEM = 0, WSE_DSD_FABRIC = 1 };
+
+/* Vector operations and B sources. */
+enum { WSE_V_FMOVS = 0, WSE_V_FADDS = 1, WSE_V_FMULS = 2, WSE_V_FMACS = 3,
+       WSE_V_FMAXS = 4, WSE_V_RELU = 5 };
+enum { WSE_B_VEC = 0, WSE_B_SCALAR = 1, WSE_B_PERPASS = 2 };
+
+/* Operation word: op, descriptors dst/a/b, B source, optional task to
+ * activate on completion, rounding mode (RISC-V rm 0..4). */
+#define WSE_VOP(op, dst, a, b, bmode) \
+	((uint32_t)(op) | ((uint32_t)(dst) << 4) | ((uint32_t)(a) << 7) | \
+	 ((uint32_t)(b) << 10) | ((uint32_t)(bmode) << 13))
+#define WSE_VOP_TASK(t) (0x8000u | ((uint32_t)(t) << 16))
+#define WSE_VOP_RM(rm)  ((uint32_t)(rm) << 22)
+
+#define wse_df_rd(addr) ({ uint32_t v_; \
+	__asm__ volatile(".insn i 0x0b, 1, %0, %1(x0)" : "=r"(v_) : "i"(addr) : "memory"); v_; })
+#define wse_df_wr(addr, v) \
+	__asm__ volatile(".insn s 0x0b, 2, %0, %1(x0)" :: "r"((uint32_t)(v)), "i"(addr) : "memory")
+/* Variable address (rs1 + 0). */
+static inline uint32_t wse_df_rdv(uint32_t addr)
+{
+	uint32_t v;
+	__asm__ volatile(".insn i 0x0b, 1, %0, 0(%1)" : "=r"(v) : "r"(addr) : "memory");
+	return v;
+}
+static inline void wse_df_wrv(uint32_t addr, uint32_t v)
+{
+	__asm__ volatile(".insn s 0x0b, 2, %0, 0(%1)" :: "r"(v), "r"(addr) : "memory");
+}
+
+/* ---- Fabric ---- */
+static inline uint32_t wse_recv(uint32_t color) { return wse_df_rdv(WSE_DF_RECV + color); }
+static inline void wse_send(uint32_t color, uint32_t data) { wse_df_wrv(WSE_DF_RECV + color, data); }
+static inline void wse_send_ctrl(uint32_t color, uint32_t data) { wse_df_wrv(WSE_DF_QSTAT + color, data); }
+static inline uint32_t wse_queue_count(uint32_t color) { return wse_df_rdv(WSE_DF_QSTAT + color) & 0x7fffffffu; }
+static inline float wse_recv_f(uint32_t color)
+{
+	union { uint32_t u; float f; } v = { wse_recv(color) };
+	return v.f;
+}
+static inline void wse_send_f(uint32_t color, float f)
+{
+	union { float f; uint32_t u; } v = { f };
+	wse_send(color, v.u);
+}
+
+/* ---- Tasks ---- */
+static inline void wse_bind(uint32_t color, uint32_t task) { wse_df_wrv(WSE_DF_BIND + color, 0x80000000u | task); }
+static inline void wse_unbind(uint32_t color) { wse_df_wrv(WSE_DF_BIND + color, 0); }
+static inline void wse_activate(uint32_t task) { wse_df_wr(WSE_DF_NEXT, task); }
+static inline void wse_block(uint32_t task) { wse_df_wr(WSE_DF_BLOCK, task); }
+static inline void wse_unblock(uint32_t task) { wse_df_wr(WSE_DF_UNBLOCK, task); }
+static inline void wse_deactivate(uint32_t task) { wse_df_wr(WSE_DF_ACTIVE, task); }
+static inline uint32_t wse_next_task(void) { return wse_df_rd(WSE_DF_NEXT); }
+
+/* ---- Descriptors and vector operations ---- */
+#define wse_dsd_set(d, f, v) wse_df_wr(WSE_DF_DSD + 8 * (d) + (f), (v))
+#define wse_dsd_get(d, f) wse_df_rd(WSE_DF_DSD + 8 * (d) + (f))
+/* Memory descriptor: len0 x len1 elements at base + i1*stride1 + i0*stride0
+ * (strides in words), base advancing by adv words at every issue. */
+#define wse_dsd_mem(d, base, len0, st0, len1, st1, adv) do { \
+	wse_dsd_set(d, WSE_DSD_BASE, (uint32_t)(uintptr_t)(base)); \
+	wse_dsd_set(d, WSE_DSD_LEN0, (len0)); wse_dsd_set(d, WSE_DSD_STRIDE0, (st0)); \
+	wse_dsd_set(d, WSE_DSD_LEN1, (len1)); wse_dsd_set(d, WSE_DSD_STRIDE1, (st1)); \
+	wse_dsd_set(d, WSE_DSD_TYPE, WSE_DSD_MEM); wse_dsd_set(d, WSE_DSD_ADV, (adv)); } while (0)
+/* Fabric descriptor: color; as dst or as an element operand, len0 x len1
+ * wavelets; as a per-pass scalar, one wavelet per pass. */
+#define wse_dsd_fabric(d, color, len0, len1) do { \
+	wse_dsd_set(d, WSE_DSD_BASE, (color)); \
+	wse_dsd_set(d, WSE_DSD_LEN0, (len0)); wse_dsd_set(d, WSE_DSD_LEN1, (len1)); \
+	wse_dsd_set(d, WSE_DSD_TYPE, WSE_DSD_FABRIC); wse_dsd_set(d, WSE_DSD_ADV, 0); } while (0)
+
+static inline void wse_vop(uint32_t opword) { wse_df_wr(WSE_DF_VOP, opword); }
+static inline void wse_vscalar(uint32_t bits) { wse_df_wr(WSE_DF_VSCALAR, bits); }
+static inline void wse_vscalar_f(float f)
+{
+	union { float f; uint32_t u; } v = { f };
+	wse_vscalar(v.u);
+}
+static inline uint32_t wse_vwait(void) { return wse_df_rd(WSE_DF_VWAIT); }
+static inline uint32_t wse_vflags(void) { return wse_df_rd(WSE_DF_VFLAGS); }
+static inline void wse_vflags_clear(void) { wse_df_wr(WSE_DF_VFLAGS, 0); }
+static inline uint32_t wse_vdone(void) { return wse_df_rd(WSE_DF_VDONE); }
+
+/* ---- Runtime (wse_df_rt.c) ---- */
+typedef void (*wse_task_fn)(uint32_t arg);
+/* Register fn as task t (0..63). Data tasks get the wavelet's payload,
+ * local and control tasks 0. */
+void wse_task_register(uint32_t task, wse_task_fn fn);
+/* Bind color to a data task (registers fn as that task). */
+void wse_task_bind_color(uint32_t color, uint32_t task, wse_task_fn fn);
+/* Run ready tasks until wse_task_stop() is called or, with idle_exit set,
+ * until no task is ready. Returns the number of tasks run. */
+uint32_t wse_task_loop(int idle_exit);
+void wse_task_stop(void);
+/* Cycle counter. */
+static inline uint32_t wse_cycles(void) { uint32_t v; __asm__ volatile("csrr %0, mcycle" : "=r"(v)); return v; }
+
+#endif

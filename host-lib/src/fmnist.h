@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fmnist.h - Fashion-MNIST (IDX files, gzip) for the training runtime
+ * (docs/training.md, "Data").
+ */
+#ifndef WSE_FMNIST_H
+#define WSE_FMNIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FM_DEFAULT_DIR "/usr/share/datasets/fashion-mnist"
+
+struct fm_data {
+	uint32_t n;         /* examples */
+	uint32_t features;  /* 784, or 196 with 2x2 pooling */
+	float *x;           /* x[e * features + f], in [0, 1] */
+	uint8_t *y;         /* labels 0..9 */
+};
+
+/* Load the training (train = 1) or test (train = 0) split from dir:
+ * {train,t10k}-{images-idx3,labels-idx1}-ubyte.gz. pool is 1 or 2.
+ * Returns 0 or a negative enum wse_error; err says which file and what. */
+int fm_load(const char *dir, int train, unsigned pool, struct fm_data *out,
+	    char *err, size_t errlen);
+void fm_free(struct fm_data *d);
+
+/* The order in which epoch `epoch` visits the n examples: the identity
+ * when shuffle is 0, else a Fisher-Yates shuffle driven by splitmix64
+ * seeded with seed + epoch * 0x9E3779B97F4A7C15. perm has n entries. */
+void fm_epoch_order(uint32_t n, int shuffle, uint64_t seed, uint64_t epoch,
+		    uint32_t *perm);
+
+/* splitmix64 step (the project's RNG). */
+uint64_t fm_splitmix64(uint64_t *state);
+
+#endif /* WSE_FMNIST_H */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * train_ref.h - the C reference trainer of wsemu.
+ *
+ * Computes an MLP's forward pass, softmax cross-entropy loss, backward pass
+ * and (for the tests) optimizer updates with exactly the operations and the
+ * summation order of docs/training-dataflow.md for a mesh of R rows x C
+ * columns, so a mesh that follows that text is bit-identical to it. It has
+ * its own mapping functions and shares no code with the mesh runtime.
+ * Compile with -ffp-contract=off -fno-builtin; fused multiply-adds are
+ * C99 fmaf (correctly rounded, as the PE's fmadd.s and FMACS).
+ */
+#ifndef WSE_TRAIN_REF_H
+#define WSE_TRAIN_REF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRAIN_REF_MAX_LAYERS 8
+
+struct train_ref_net {
+	unsigned rows, cols;      /* mesh R x C whose order is reproduced */
+	unsigned nlayers;         /* weight layers L (>= 1) */
+	unsigned dims[TRAIN_REF_MAX_LAYERS + 1]; /* dims[0] input ... dims[L] classes */
+	float *w[TRAIN_REF_MAX_LAYERS];  /* w[l][o * dims[l] + i] */
+	float *b[TRAIN_REF_MAX_LAYERS];  /* b[l][o] */
+};
+
+struct train_ref_out {
+	float loss_sum;      /* sum of per-token losses, tokens in order */
+	float loss;          /* loss_sum / B */
+	uint32_t correct;    /* tokens whose arg max is the label */
+	float *dw[TRAIN_REF_MAX_LAYERS]; /* gradients (NULL: forward only) */
+	float *db[TRAIN_REF_MAX_LAYERS];
+};
+
+/*
+ * One forward (and, if out->dw[0] != NULL, backward) pass over a batch of
+ * B tokens: x[t * dims[0] + i], labels[t] < dims[L]. norm is the number of
+ * examples the loss is averaged over (B, or B times the micro-batches of an
+ * accumulated step): the output deltas are multiplied by 1.0f / norm, and
+ * out->loss = loss_sum / norm. Gradients go to out->dw, out->db.
+ * Returns 0, -1 on a bad argument, -2 when memory runs out.
+ */
+int train_ref_pass(const struct train_ref_net *net, const float *x,
+		   const uint8_t *labels, unsigned B, unsigned norm,
+		   struct train_ref_out *out);
+
+/* Element-wise optimizer updates of the reference (docs/training-dataflow.md,
+ * "MemoryX"): written independently of host-lib/src/memoryx.c. */
+void train_ref_sgd(size_t n, float *w, float *mom, const float *g, float lr,
+		   float momentum, float wd);
+void train_ref_adam(size_t n, float *w, float *m, float *v, const float *g,
+		    float lr, float beta1, float beta2, float eps, float wd,
+		    int decoupled, float beta1_pow, float beta2_pow);
+
+#endif /* WSE_TRAIN_REF_H */

@@ -1,0 +1,120 @@
+# Dataflow PE (rtl/pe/dataflow): fabric interface, tasks, vector engine; the
+# firmware runtime and intrinsics for it; tests and benchmark. See
+# docs/pe-programming.md.
+#   lint-dataflow      verilator --lint-only -Wall on the PE with the unit
+#   test-pe-dataflow   C model checks, firmware programs on the PE harness
+#   bench-pe           BENCH pe.* figures
+
+DF_RTL := rtl/pe/dataflow/wse_df_pkg.sv rtl/pe/dataflow/wse_df_fabric.sv \
+          rtl/pe/dataflow/wse_df_vec.sv rtl/pe/dataflow/wse_df.sv
+DF_PKG := rtl/pe/dataflow/wse_df_pkg.sv
+
+# The PE instantiates the unit: its sources join the core's lists (the
+# package before the modules that use it).
+CORE_PKGS    += $(DF_PKG)
+CORE_PE_SRCS += $(filter-out $(DF_PKG),$(DF_RTL))
+$(CORE_TB_PE) $(CORE_TB_PE_BENCH): $(DF_RTL)
+
+DF_BUILD := $(BUILD)/dataflow
+DF_TB    := $(DF_BUILD)/tb-$(CORE_BOARD)/tb_df
+DF_TB_BENCH := $(DF_BUILD)/tb-$(CORE_BOARD)-bench/tb_df
+
+.PHONY: lint-dataflow
+lint-dataflow: lint-core
+
+$(DF_TB): $(CORE_PKGS) $(CORE_PE_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_df.cpp tests/core/elf32.h | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build $(CORE_VFLAGS) -CFLAGS "-O1 -I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
+	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
+	  $(TOP)/tests/dataflow/tb_df.cpp -Mdir $(dir $@) -o tb_df >$(dir $@)/build.log 2>&1 || \
+	  { cat $(dir $@)/build.log; exit 1; }
+
+$(DF_TB_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_df.cpp tests/core/elf32.h | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build $(CORE_VFLAGS_BENCH) -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
+	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
+	  $(TOP)/tests/dataflow/tb_df.cpp -Mdir $(dir $@) -o tb_df >$(dir $@)/build.log 2>&1 || \
+	  { cat $(dir $@)/build.log; exit 1; }
+
+# ---- Firmware ----------------------------------------------------------------------
+DF_RV_CFLAGS := -march=rv32imf_zicsr_zifencei -mabi=ilp32f -O2 -g -include wse_cfg.h \
+	-ffreestanding -fno-builtin -nostdlib -nostartfiles -ffp-contract=off \
+	-Wall -Wextra -Werror -Ifirmware/runtime -I$(CORE_CFG)
+DF_RT      := $(CORE_RT) firmware/runtime/wse_df_rt.c
+DF_RT_DEPS := $(CORE_RT_DEPS) firmware/runtime/wse_df_rt.c firmware/runtime/wse_df.h
+
+DF_HOSTCC := $(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -ffp-contract=off -Itests/fpu -Itests/dataflow
+$(DF_BUILD)/vec_gen: tests/dataflow/vec_gen.c tests/dataflow/vec_model.c tests/dataflow/vec_model.h \
+		tests/fpu/fpu_model.c tests/fpu/fpu_gen.c tests/fpu/fpu_model.h | deps
+	@mkdir -p $(dir $@)
+	$(DF_HOSTCC) -o $@ tests/dataflow/vec_gen.c tests/dataflow/vec_model.c tests/fpu/fpu_model.c tests/fpu/fpu_gen.c
+
+# vec_ops-SEED.elf: vec_gen SEED DF_VEC_NOPS cases
+DF_VEC_NOPS  ?= 60
+DF_VEC_SEEDS := 1 2 3 4 5 6
+DF_VEC_SEEDS_FULL := $(shell seq 100 160)
+$(DF_BUILD)/gen/vec-%/vec_cases.h: $(DF_BUILD)/vec_gen
+	@mkdir -p $(dir $@)
+	$(DF_BUILD)/vec_gen $* $(DF_VEC_NOPS) > $@
+$(DF_BUILD)/elf/vec_ops-%.elf: tests/dataflow/fw/vec_ops.c $(DF_BUILD)/gen/vec-%/vec_cases.h $(DF_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(DF_RV_CFLAGS) -I$(DF_BUILD)/gen/vec-$* -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
+$(DF_BUILD)/elf/%.elf: tests/dataflow/fw/%.c $(DF_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(DF_RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
+.SECONDARY: $(foreach s,$(DF_VEC_SEEDS) $(DF_VEC_SEEDS_FULL),$(DF_BUILD)/gen/vec-$(s)/vec_cases.h)
+
+# ---- Tests ----------------------------------------------------------------------------
+# Each line: ELF name, then harness options.
+DF_PROGS := tasks storm
+DF_ELFS  := $(addprefix $(DF_BUILD)/elf/,$(addsuffix .elf,$(DF_PROGS))) \
+	$(foreach s,$(DF_VEC_SEEDS),$(DF_BUILD)/elf/vec_ops-$(s).elf)
+
+.PHONY: test-pe-dataflow test-pe-dataflow-full
+test-pe-dataflow: $(DF_TB) $(DF_ELFS)
+	tests/dataflow/run.sh $(DF_BUILD)/run $(DF_TB) $(DF_ELFS)
+TEST_STAGES += test-pe-dataflow
+
+test-pe-dataflow-full: $(DF_TB) $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf/vec_ops-$(s).elf)
+	tests/dataflow/run.sh $(DF_BUILD)/run-full $(DF_TB) $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf/vec_ops-$(s).elf)
+TEST_FULL_STAGES += test-pe-dataflow-full
+
+# ---- Benchmark ---------------------------------------------------------------------
+# The feed streams the fabric scalars (a neighbour's weights) into color 2.
+DF_BENCH_FEED := $(shell echo $$(( 10 * 100 * 2 * 2 )))
+.PHONY: bench-pe
+bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf
+	@$(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf --max-cycles 20000000 --feed 2:$(DF_BENCH_FEED) \
+	  --dispatch-color 12 > $(DF_BUILD)/bench.out 2>&1 || { cat $(DF_BUILD)/bench.out; false; }
+	@awk '$$1 == "R" { e[$$2] += $$3; c[$$2] += $$4; r = $$3 / $$4; \
+	    if (!($$2 in m) || r < m[$$2]) m[$$2] = r; n[$$2]++ } \
+	  $$1 == "DISPATCH" { d = $$3 } \
+	  END { printf "BENCH pe.fmacs_mem_rate %.4f\n", e["mem"] / c["mem"]; \
+	        printf "BENCH pe.fmacs_fabric_rate %.4f\n", e["fabric"] / c["fabric"]; \
+	        printf "BENCH pe.fmacs_vv_rate %.4f\n", e["vv"] / c["vv"]; \
+	        printf "BENCH pe.task_dispatch_cycles %.1f\n", d; \
+	        printf "BENCH pe.fmacs_mem_rate_min %.4f\n", m["mem"]; \
+	        printf "BENCH pe.fmacs_fabric_rate_min %.4f\n", m["fabric"]; \
+	        printf "BENCH pe.fmacs_vv_rate_min %.4f\n", m["vv"]; \
+	        printf "BENCH pe.fmacs_vv_streamed_rate %.4f\n", e["vvs"] / c["vvs"] }' $(DF_BUILD)/bench.out
+BENCH_STAGES += bench-pe
+
+# ---- Multi-tile programs on the fabric mesh --------------------------------------
+DF_MESH_TB   := $(DF_BUILD)/mesh-$(CORE_BOARD)/tb_mesh_df
+# (recursive: fpu.mk, read later, adds the FPU to the core's lists)
+DF_MESH_SRCS = $(CORE_PKGS) rtl/fabric/wse_mgmt_pkg.sv $(CORE_PE_SRCS) \
+	$(filter-out $(CORE_PKGS) rtl/fabric/wse_mgmt_pkg.sv,$(FABRIC_RTL_SRCS)) \
+	tests/dataflow/tb_mesh_df.sv
+
+$(DF_MESH_TB): $(DF_MESH_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_mesh_df.cpp tests/core/elf32.h | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build $(CORE_VFLAGS) -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
+	  -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
+	  $(CORE_VLT) $(DF_MESH_SRCS) --top-module tb_mesh_df \
+	  $(TOP)/tests/dataflow/tb_mesh_df.cpp -Mdir $(dir $@) -o tb_mesh_df >$(dir $@)/build.log 2>&1 || \
+	  { cat $(dir $@)/build.log; exit 1; }
+
+.PHONY: test-pe-mesh
+test-pe-mesh: $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf
+	$(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes --max-cycles 400000
+test-pe-dataflow: test-pe-mesh

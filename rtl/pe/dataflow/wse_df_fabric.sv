@@ -1,0 +1,281 @@
+// Fabric interface and task unit of a PE.
+//
+// Router -> PE: one queue of RampColorDepth wavelets per color; a credit
+// goes back to the router per color for every wavelet taken out, so a color
+// nobody reads never blocks another at the RAMP. Wavelets leave a queue by
+// a core receive, a vector-engine operand pop, or, for a control wavelet at
+// the head, by the task unit (which activates the task named by its payload).
+//
+// PE -> router: one output register, per-VC credit counters (VcDepth each),
+// the vector engine before the core.
+//
+// Tasks 0..63. A color bound to a task makes that a data task: it is ready
+// while the color's queue holds a data wavelet at its head and the task is
+// not blocked. Local and control tasks are ready while active and not
+// blocked. The "next" read picks a ready task round-robin (so a storm on one
+// color cannot starve another) and clears the activation of a local task.
+`include "prim_assert.svh"
+
+module wse_df_fabric #(
+  parameter int unsigned NumVc          = wse_cfg_pkg::NumVc,
+  parameter int unsigned VcW            = wse_cfg_pkg::VcW,
+  parameter int unsigned VcDepth        = wse_cfg_pkg::VcDepth,
+  parameter int unsigned RampColorDepth = wse_cfg_pkg::RampColorDepth,
+  parameter logic [32*VcW-1:0] ColorVcMap = wse_cfg_pkg::ColorVcMap
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // RAMP, router -> PE
+  input  logic              ramp_in_valid_i,
+  input  logic [37:0]       ramp_in_data_i,
+  output logic [31:0]       ramp_in_credit_o,
+  // RAMP, PE -> router
+  output logic              ramp_out_valid_o,
+  output logic [37:0]       ramp_out_data_o,
+  input  logic [NumVc-1:0]  ramp_out_credit_i,
+  // Core: pop (receive) and send
+  input  logic              cpop_req_i,
+  input  logic [4:0]        cpop_color_i,
+  output logic              cpop_ok_o,
+  output logic [31:0]       cpop_data_o,
+  input  logic              csend_req_i,
+  input  logic [37:0]       csend_wavelet_i,
+  output logic              csend_ok_o,
+  input  logic [4:0]        stat_color_i,
+  output logic [31:0]       stat_o,
+  // Vector engine: pop and send
+  input  logic              epop_req_i,
+  input  logic [4:0]        epop_color_i,
+  output logic              epop_ok_o,
+  output logic [31:0]       epop_data_o,
+  input  logic              esend_req_i,
+  input  logic [37:0]       esend_wavelet_i,
+  output logic              esend_ok_o,
+  // Task control from the core (one per cycle)
+  input  logic              bind_we_i,
+  input  logic [4:0]        bind_color_i,
+  input  logic [31:0]       bind_wdata_i,
+  output logic [31:0]       bind_rdata_o,     // binding of bind_color_i
+  input  logic              act_i,            // activate task_id_i
+  input  logic              deact_i,
+  input  logic              block_i,
+  input  logic              unblock_i,
+  input  logic [5:0]        task_id_i,
+  input  logic              eng_act_i,        // vector completion activates eng_task_i
+  input  logic [5:0]        eng_task_i,
+  input  logic              next_take_i,      // the core reads "next" this cycle
+  output logic [31:0]       next_o,           // {valid[31], data task[13], color[12:8], task[5:0]}
+  output logic [63:0]       active_o,
+  output logic [63:0]       blocked_o
+);
+  localparam int unsigned D  = RampColorDepth;
+  localparam int unsigned PW = (D > 1) ? $clog2(D) : 1;
+  localparam int unsigned CW = $clog2(D + 1);
+  localparam int unsigned VCW = $clog2(VcDepth + 1);
+
+  // ---- Per-color queues ------------------------------------------------------
+  logic [32:0]   qmem_q [32*D];          // {ctrl, data}
+  logic [PW-1:0] qrd_q [32];
+  logic [PW-1:0] qwr_q [32];
+  logic [CW-1:0] qcnt_q [32];
+  logic [31:0]   pop;                    // color popped this cycle
+  logic [31:0]   push;
+  logic [31:0]   nonempty, head_ctrl;
+  logic [31:0]   head_data [32];
+
+  always_comb begin
+    for (int c = 0; c < 32; c++) begin
+      nonempty[c]  = (qcnt_q[c] != '0);
+      head_ctrl[c] = qmem_q[c*D + int'(qrd_q[c])][32];
+      head_data[c] = qmem_q[c*D + int'(qrd_q[c])][31:0];
+      push[c]      = ramp_in_valid_i && (ramp_in_data_i[36:32] == 5'(c));
+    end
+  end
+
+  // Control wavelet at a head: consumed by the task unit, lowest color first.
+  logic [31:0] ctrl_head;
+  logic        ctrl_pop;
+  logic [4:0]  ctrl_color;
+  assign ctrl_head = nonempty & head_ctrl;
+  always_comb begin
+    ctrl_pop   = 1'b0;
+    ctrl_color = '0;
+    for (int c = 31; c >= 0; c--) begin
+      if (ctrl_head[c]) begin
+        ctrl_pop   = 1'b1;
+        ctrl_color = 5'(c);
+      end
+    end
+  end
+
+  // Engine pops first; the core may not pop the color the engine pops.
+  assign epop_ok_o   = epop_req_i && nonempty[epop_color_i] && !head_ctrl[epop_color_i];
+  assign epop_data_o = head_data[epop_color_i];
+  assign cpop_ok_o   = cpop_req_i && nonempty[cpop_color_i] && !head_ctrl[cpop_color_i] &&
+                       !(epop_ok_o && epop_color_i == cpop_color_i);
+  assign cpop_data_o = head_data[cpop_color_i];
+  assign stat_o      = {head_ctrl[stat_color_i] && nonempty[stat_color_i], 31'(qcnt_q[stat_color_i])};
+
+  always_comb begin
+    pop = '0;
+    if (epop_ok_o) pop[epop_color_i] = 1'b1;
+    if (cpop_ok_o) pop[cpop_color_i] = 1'b1;
+    if (ctrl_pop)  pop[ctrl_color]   = 1'b1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int c = 0; c < 32; c++) begin
+        qrd_q[c]  <= '0;
+        qwr_q[c]  <= '0;
+        qcnt_q[c] <= '0;
+      end
+      for (int i = 0; i < 32 * D; i++) qmem_q[i] <= '0;
+    end else begin
+      for (int c = 0; c < 32; c++) begin
+        if (push[c]) begin
+          qmem_q[c*D + int'(qwr_q[c])] <= {ramp_in_data_i[37], ramp_in_data_i[31:0]};
+          qwr_q[c] <= (int'(qwr_q[c]) == D - 1) ? '0 : qwr_q[c] + 1'b1;
+        end
+        if (pop[c]) qrd_q[c] <= (int'(qrd_q[c]) == D - 1) ? '0 : qrd_q[c] + 1'b1;
+        qcnt_q[c] <= qcnt_q[c] + CW'(push[c]) - CW'(pop[c]);
+      end
+    end
+  end
+  assign ramp_in_credit_o = pop;
+
+  // ---- Send path ----------------------------------------------------------------
+  logic [VCW-1:0] cred_q [NumVc];
+  logic [VCW-1:0] cred_d [NumVc];
+  logic           out_valid_q, out_valid_d;
+  logic [37:0]    out_data_q, out_data_d;
+  logic [VcW-1:0] evc, cvc;
+  assign evc = ColorVcMap[int'(esend_wavelet_i[36:32])*VcW +: VcW];
+  assign cvc = ColorVcMap[int'(csend_wavelet_i[36:32])*VcW +: VcW];
+  assign esend_ok_o = esend_req_i && (cred_q[evc] != '0);
+  assign csend_ok_o = csend_req_i && !esend_ok_o && (cred_q[cvc] != '0);
+
+  always_comb begin
+    out_valid_d = esend_ok_o || csend_ok_o;
+    out_data_d  = esend_ok_o ? esend_wavelet_i : csend_wavelet_i;
+    for (int v = 0; v < NumVc; v++) begin
+      cred_d[v] = cred_q[v] + VCW'(ramp_out_credit_i[v]);
+      if (esend_ok_o && evc == VcW'(v)) cred_d[v] = cred_d[v] - 1'b1;
+      if (csend_ok_o && cvc == VcW'(v)) cred_d[v] = cred_d[v] - 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      out_valid_q <= 1'b0;
+      out_data_q  <= '0;
+      for (int v = 0; v < NumVc; v++) cred_q[v] <= VCW'(VcDepth);
+    end else begin
+      out_valid_q <= out_valid_d;
+      out_data_q  <= out_data_d;
+      for (int v = 0; v < NumVc; v++) cred_q[v] <= cred_d[v];
+    end
+  end
+  assign ramp_out_valid_o = out_valid_q;
+  assign ramp_out_data_o  = out_data_q;
+
+  // ---- Tasks ------------------------------------------------------------------------
+  logic [31:0] bind_en_q;
+  logic [5:0]  bind_task_q [32];
+  logic [63:0] act_q, act_d, blk_q, blk_d;
+  logic [6:0]  last_q, last_d;           // last candidate granted
+  // Candidates: 0..63 local/control tasks, 64..95 data colors.
+  logic [95:0] ready;
+  logic        grant_valid;
+  logic [6:0]  grant;
+
+  assign bind_rdata_o = {bind_en_q[bind_color_i], 25'd0, bind_task_q[bind_color_i]};
+
+  always_comb begin
+    for (int t = 0; t < 64; t++) ready[t] = act_q[t] && !blk_q[t];
+    for (int c = 0; c < 32; c++)
+      ready[64 + c] = bind_en_q[c] && nonempty[c] && !head_ctrl[c] && !blk_q[bind_task_q[c]];
+  end
+
+  // Round-robin: the first ready candidate after the last grant, else the first.
+  always_comb begin
+    logic found_hi;
+    grant_valid = 1'b0;
+    grant       = '0;
+    found_hi    = 1'b0;
+    for (int i = 95; i >= 0; i--) begin
+      if (ready[i] && 7'(i) > last_q) begin
+        found_hi = 1'b1;
+        grant    = 7'(i);
+      end
+    end
+    if (!found_hi) begin
+      for (int i = 95; i >= 0; i--) begin
+        if (ready[i]) grant = 7'(i);
+      end
+    end
+    grant_valid = (ready != '0);
+  end
+
+  always_comb begin
+    if (!grant_valid) begin
+      next_o = '0;
+    end else if (grant >= 7'd64) begin
+      next_o = {1'b1, 17'd0, 1'b1, grant[4:0], 2'b0, bind_task_q[grant[4:0]]};
+    end else begin
+      next_o = {1'b1, 17'd0, 1'b0, 5'd0, 2'b0, grant[5:0]};
+    end
+  end
+
+  always_comb begin
+    act_d  = act_q;
+    blk_d  = blk_q;
+    last_d = last_q;
+    if (next_take_i && grant_valid) begin
+      last_d = grant;
+      if (grant < 7'd64) act_d[grant[5:0]] = 1'b0;
+    end
+    if (ctrl_pop) act_d[head_data[ctrl_color][5:0]] = 1'b1;
+    if (eng_act_i) act_d[eng_task_i] = 1'b1;
+    if (act_i)     act_d[task_id_i] = 1'b1;
+    if (deact_i)   act_d[task_id_i] = 1'b0;
+    if (block_i)   blk_d[task_id_i] = 1'b1;
+    if (unblock_i) blk_d[task_id_i] = 1'b0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bind_en_q <= '0;
+      for (int c = 0; c < 32; c++) bind_task_q[c] <= '0;
+      act_q  <= '0;
+      blk_q  <= '0;
+      last_q <= 7'd95;
+    end else begin
+      if (bind_we_i) begin
+        bind_en_q[bind_color_i]   <= bind_wdata_i[31];
+        bind_task_q[bind_color_i] <= bind_wdata_i[5:0];
+      end
+      act_q  <= act_d;
+      blk_q  <= blk_d;
+      last_q <= last_d;
+    end
+  end
+  logic unused;
+  assign unused = ^bind_wdata_i[30:6];
+  assign active_o  = act_q;
+  assign blocked_o = blk_q;
+
+  logic [CW-1:0] in_cnt;
+  assign in_cnt = qcnt_q[ramp_in_data_i[36:32]];
+  `ASSERT(NoPushWhenFull, !(ramp_in_valid_i && int'(in_cnt) == D))
+  logic cred_ok;
+  always_comb begin
+    cred_ok = 1'b1;
+    for (int v = 0; v < NumVc; v++) if (cred_q[v] > VCW'(VcDepth)) cred_ok = 1'b0;
+  end
+  `ASSERT(CreditNotAboveDepth, cred_ok)
+  `ASSERT(OneSendPerCycle, !(esend_ok_o && csend_ok_o))
+  logic q3_full;
+  assign q3_full = qcnt_q[3] == CW'(D);
+  `COVER(StormQueueFull, q3_full)
+endmodule

@@ -1,0 +1,644 @@
+// Vector (DSD) engine of a PE. Operations on descriptors run beside the core
+// at up to one element per cycle: memory operands are read through two DMEM
+// read ports, results are written through one write port, fabric operands are
+// popped from the color queues and fabric results sent on the RAMP.
+//
+//   issue   the operation word snapshots its three descriptors into a queue
+//           of QDepth operations (the core goes on at once unless it is full);
+//           each descriptor's base then advances by its ADV field.
+//   G       gathers one element's operands: up to two memory reads per cycle
+//           (different banks), one fabric pop per cycle; an element whose
+//           reads hit the same bank takes a second cycle. A read of an
+//           address that a pending result will write waits for that write.
+//   X       read data arrive; the element enters the FPU (2 cycles).
+//   W       results retire in order from a RobDepth-entry completion queue:
+//           DMEM write or RAMP send. The last element of an operation may
+//           activate a task.
+// Element order: i1 (passes) outer, i0 inner; operand address
+// base + i1*stride1 + i0*stride0 (words), shape from the dst descriptor.
+`include "prim_assert.svh"
+
+module wse_df_vec #(
+  parameter int unsigned DmemBytes = wse_cfg_pkg::DmemBytes,
+  parameter int unsigned DmemBanks = wse_cfg_pkg::DmemBanks,
+  parameter int unsigned QDepth    = 4,
+  parameter int unsigned RobDepth  = 6,
+  parameter int unsigned OcN       = 8,
+  localparam int unsigned AW = $clog2(DmemBytes / 4)
+) (
+  input  logic          clk_i,
+  input  logic          rst_ni,
+  // Configuration from the register window
+  input  logic          dsd_we_i,
+  input  logic [2:0]    dsd_idx_i,
+  input  logic [2:0]    dsd_field_i,
+  input  logic [31:0]   dsd_wdata_i,
+  output logic [31:0]   dsd_rdata_o,
+  input  logic          scalar_we_i,
+  input  logic [31:0]   scalar_i,
+  input  logic          vop_req_i,
+  input  logic [31:0]   vop_i,
+  output logic          vop_ok_o,
+  input  logic          flags_clr_i,
+  output logic [4:0]    flags_o,
+  output logic          busy_o,
+  output logic [31:0]   status_o,
+  output logic [31:0]   done_cnt_o,
+  // DMEM
+  output logic          rd0_req_o,
+  output logic [AW-1:0] rd0_addr_o,
+  input  logic          rd0_gnt_i,
+  input  logic [31:0]   rd0_data_i,
+  output logic          rd1_req_o,
+  output logic [AW-1:0] rd1_addr_o,
+  input  logic          rd1_gnt_i,
+  input  logic [31:0]   rd1_data_i,
+  output logic          wr_req_o,
+  output logic [AW-1:0] wr_addr_o,
+  output logic [31:0]   wr_data_o,
+  input  logic          wr_gnt_i,
+  input  logic          ext_we_i,      // a core or management store to DMEM
+  // Fabric
+  output logic          pop_req_o,
+  output logic [4:0]    pop_color_o,
+  input  logic          pop_ok_i,
+  input  logic [31:0]   pop_data_i,
+  output logic          send_req_o,
+  output logic [37:0]   send_wavelet_o,
+  input  logic          send_ok_i,
+  // Completion
+  output logic          act_o,
+  output logic [5:0]    act_task_o
+);
+  localparam int unsigned QW = $clog2(QDepth);
+  localparam int unsigned RW = $clog2(RobDepth);
+  localparam int unsigned OcW = $clog2(OcN);
+  localparam int unsigned BankW = (DmemBanks > 1) ? $clog2(DmemBanks) : 1;
+  // Operand items of an element.
+  localparam int unsigned ItS = 0, ItA = 1, ItB = 2, ItD = 3;
+
+  // ---- Descriptor registers --------------------------------------------------
+  logic [31:0] dbase_q [8];
+  logic [15:0] dlen0_q [8];
+  logic [15:0] dst0_q  [8];
+  logic [15:0] dlen1_q [8];
+  logic [15:0] dst1_q  [8];
+  logic [7:0]  dfab_q;
+  logic [15:0] dadv_q  [8];
+  logic [31:0] scalar_q;
+
+  always_comb begin
+    unique case (dsd_field_i)
+      3'd0:    dsd_rdata_o = dbase_q[dsd_idx_i];
+      3'd1:    dsd_rdata_o = {16'd0, dlen0_q[dsd_idx_i]};
+      3'd2:    dsd_rdata_o = {{16{dst0_q[dsd_idx_i][15]}}, dst0_q[dsd_idx_i]};
+      3'd3:    dsd_rdata_o = {16'd0, dlen1_q[dsd_idx_i]};
+      3'd4:    dsd_rdata_o = {{16{dst1_q[dsd_idx_i][15]}}, dst1_q[dsd_idx_i]};
+      3'd5:    dsd_rdata_o = {31'd0, dfab_q[dsd_idx_i]};
+      3'd6:    dsd_rdata_o = {{16{dadv_q[dsd_idx_i][15]}}, dadv_q[dsd_idx_i]};
+      default: dsd_rdata_o = '0;
+    endcase
+  end
+
+  // ---- Operation queue ----------------------------------------------------------
+  logic [3:0]    q_op   [QDepth];
+  logic [1:0]    q_bm   [QDepth];
+  logic [2:0]    q_rm   [QDepth];
+  logic [QDepth-1:0] q_ten;
+  logic [5:0]    q_tid  [QDepth];
+  logic [31:0]   q_sc   [QDepth];
+  logic [15:0]   q_len0 [QDepth];
+  logic [15:0]   q_len1 [QDepth];
+  logic [AW-1:0] q_base [3*QDepth];   // [3*e + k], k: 0 dst, 1 a, 2 b (word index or color)
+  logic [15:0]   q_s0   [3*QDepth];
+  logic [15:0]   q_s1   [3*QDepth];
+  logic [3*QDepth-1:0] q_fab;
+  logic [QW-1:0] q_head_q, q_tail_q;
+  logic [QW:0]   q_cnt_q;
+
+  logic [2:0] iss_d, iss_a, iss_b;
+  logic [3:0] iss_op;
+  logic [1:0] iss_bm;
+  logic       iss_useb, iss;
+  assign iss_op   = vop_i[3:0];
+  assign iss_d    = vop_i[6:4];
+  assign iss_a    = vop_i[9:7];
+  assign iss_b    = vop_i[12:10];
+  assign iss_bm   = vop_i[14:13];
+  assign iss_useb = (iss_op == wse_df_pkg::VFadd || iss_op == wse_df_pkg::VFmul ||
+                     iss_op == wse_df_pkg::VFmac || iss_op == wse_df_pkg::VFmax) &&
+                    (iss_bm != wse_df_pkg::BScalar);
+  assign vop_ok_o = vop_req_i && (int'(q_cnt_q) < QDepth);
+  assign iss      = vop_ok_o;
+
+  // Word index in DMEM of a byte address, or the color of a fabric descriptor.
+  function automatic logic [AW-1:0] word_of(input logic [AW+1:0] b, input logic fab);
+    return fab ? AW'(b[4:0]) : b[AW+1:2];
+  endfunction
+
+  // ---- G: element gather ---------------------------------------------------------
+  // Slot 0 is the current element, slot 1 the next one (look-ahead): the
+  // next element may take a read port or the pop port the current one does
+  // not need, so two reads that hit one bank in the same element are spread
+  // over two elements, and an operation's first element overlaps the end of
+  // the previous operation. Item i = 4*slot + k. Operand values are held in
+  // two banks of registers; the current element uses bank cb_q.
+  logic          g_first_q;          // the head operation has not started
+  logic [15:0]   g_i0_q, g_i1_q;
+  logic [AW-1:0] g_p_q [3];          // element pointers dst, a, b
+  logic [AW-1:0] g_r_q [3];          // row pointers
+  logic [3:0]    g_got_q, la_got_q;
+  logic          cb_q;
+
+  logic          qv;
+  logic [QW-1:0] h0, h1;
+  logic [AW-1:0] p0e [3];
+  logic [AW-1:0] r0e [3];
+  logic          last0, last1, elast;
+  logic          n_valid, n_first;
+  logic [QW-1:0] n_h;
+  logic [15:0]   n_i0, n_i1;
+  logic [AW-1:0] n_p [3];
+  logic [AW-1:0] n_r [3];
+
+  assign qv    = (q_cnt_q != '0);
+  assign h0    = q_head_q;
+  assign h1    = qinc(q_head_q);
+  assign last0 = (g_i0_q == q_len0[h0] - 16'd1);
+  assign last1 = (g_i1_q == q_len1[h0] - 16'd1);
+  assign elast = last0 && last1;
+
+  always_comb begin
+    for (int k = 0; k < 3; k++) begin
+      p0e[k] = g_first_q ? q_base[3*h0 + k] : g_p_q[k];
+      r0e[k] = g_first_q ? q_base[3*h0 + k] : g_r_q[k];
+    end
+    n_h     = h0;
+    n_first = 1'b0;
+    n_valid = 1'b1;
+    n_i0    = g_i0_q + 16'd1;
+    n_i1    = g_i1_q;
+    for (int k = 0; k < 3; k++) begin
+      n_r[k] = r0e[k];
+      n_p[k] = p0e[k] + sx(q_s0[3*h0 + k]);
+    end
+    if (elast) begin
+      n_h     = h1;
+      n_first = 1'b1;
+      n_valid = (int'(q_cnt_q) >= 2);
+      n_i0    = '0;
+      n_i1    = '0;
+      for (int k = 0; k < 3; k++) begin
+        n_r[k] = q_base[3*h1 + k];
+        n_p[k] = q_base[3*h1 + k];
+      end
+    end else if (last0) begin
+      n_i0 = '0;
+      n_i1 = g_i1_q + 16'd1;
+      for (int k = 0; k < 3; k++) begin
+        n_r[k] = r0e[k] + sx(q_s1[3*h0 + k]);
+        n_p[k] = r0e[k] + sx(q_s1[3*h0 + k]);
+      end
+    end
+  end
+
+  // Items of both slots.
+  logic [7:0]    need, ismem, isimm, isfab;
+  logic [AW-1:0] iaddr [8];
+  logic [4:0]    icolor [8];
+  logic [31:0]   iimm [8];
+  logic [1:0]    sv;
+  always_comb begin
+    for (int sl = 0; sl < 2; sl++) begin
+      logic [QW-1:0] h;
+      logic [15:0]   i0;
+      logic          first, ub;
+      logic [3:0]    o;
+      logic [1:0]    m;
+      logic [AW-1:0] pa, pb, pd, rb;
+      h     = sl[0] ? n_h : h0;
+      i0    = sl[0] ? n_i0 : g_i0_q;
+      first = sl[0] ? n_first : g_first_q;
+      pd    = sl[0] ? n_p[0] : p0e[0];
+      pa    = sl[0] ? n_p[1] : p0e[1];
+      pb    = sl[0] ? n_p[2] : p0e[2];
+      rb    = sl[0] ? n_r[2] : r0e[2];
+      o     = q_op[h];
+      m     = q_bm[h];
+      ub    = (o == wse_df_pkg::VFadd || o == wse_df_pkg::VFmul ||
+               o == wse_df_pkg::VFmac || o == wse_df_pkg::VFmax);
+      need[4*sl + ItS]  = ub && ((m == wse_df_pkg::BPerPass && i0 == '0) ||
+                                 (m == wse_df_pkg::BScalar && first));
+      need[4*sl + ItA]  = 1'b1;
+      need[4*sl + ItB]  = ub && (m == wse_df_pkg::BVec);
+      need[4*sl + ItD]  = (o == wse_df_pkg::VFmac) && !q_fab[3*h + 0];
+      isimm[4*sl + ItS] = (m == wse_df_pkg::BScalar);
+      isimm[4*sl + ItA] = 1'b0;
+      isimm[4*sl + ItB] = 1'b0;
+      isimm[4*sl + ItD] = 1'b0;
+      isfab[4*sl + ItS] = !isimm[4*sl + ItS] && q_fab[3*h + 2];
+      isfab[4*sl + ItA] = q_fab[3*h + 1];
+      isfab[4*sl + ItB] = q_fab[3*h + 2];
+      isfab[4*sl + ItD] = 1'b0;
+      for (int k = 0; k < 4; k++) ismem[4*sl + k] = !isimm[4*sl + k] && !isfab[4*sl + k];
+      iaddr[4*sl + ItS]  = rb;
+      iaddr[4*sl + ItA]  = pa;
+      iaddr[4*sl + ItB]  = pb;
+      iaddr[4*sl + ItD]  = pd;
+      icolor[4*sl + ItS] = q_base[3*h + 2][4:0];
+      icolor[4*sl + ItA] = q_base[3*h + 1][4:0];
+      icolor[4*sl + ItB] = q_base[3*h + 2][4:0];
+      icolor[4*sl + ItD] = '0;
+      for (int k = 0; k < 4; k++) iimm[4*sl + k] = q_sc[h];
+    end
+  end
+
+  // Completion queue (declared here: G checks its addresses).
+  logic [AW-1:0]   rb_addr [RobDepth];
+  logic [31:0]     rb_data [RobDepth];
+  logic [RobDepth-1:0] rb_v, rb_full, rb_fab, rb_last, rb_ten;
+  logic [5:0]      rb_tid [RobDepth];
+  logic [RW-1:0]   rb_alloc_q, rb_fill_q, rb_head_q;
+  logic [RW:0]     rb_cnt_q;
+
+  // A read waits while a pending result (or, for the next element, the
+  // current element's result) will write its address.
+  logic       cur_wr_mem;
+  logic [7:0] haz;
+  assign cur_wr_mem = !q_fab[3*h0 + 0];
+  always_comb begin
+    for (int i = 0; i < 8; i++) begin
+      haz[i] = (i >= 4) && cur_wr_mem && (iaddr[i] == p0e[0]);
+      for (int e = 0; e < RobDepth; e++)
+        if (rb_v[e] && !rb_fab[e] && rb_addr[e] == iaddr[i]) haz[i] = 1'b1;
+    end
+  end
+
+  // Operand cache for the a operand (LEN0-long activations reused by every
+  // pass and every operation): OcN entries, filled by a-reads, updated by
+  // the engine's own writes, emptied by any core or management store.
+  logic [OcN-1:0] oc_v;
+  logic [AW-1:0]  oc_addr [OcN];
+  logic [31:0]    oc_data [OcN];
+  logic [OcW-1:0] oc_ptr_q;
+  logic [7:0]     oc_hit;
+  logic [31:0]    oc_val [8];
+  always_comb begin
+    for (int i = 0; i < 8; i++) begin
+      oc_hit[i] = 1'b0;
+      oc_val[i] = '0;
+      if ((i % 4) == ItA && ismem[i]) begin
+        for (int j = 0; j < OcN; j++) begin
+          if (oc_v[j] && oc_addr[j] == iaddr[i]) begin
+            oc_hit[i] = 1'b1;
+            oc_val[i] = oc_data[j];
+          end
+        end
+      end
+    end
+  end
+
+  logic       go;
+  logic [7:0] rem, take_now, mcand, fcand;
+  assign go    = qv && (int'(rb_cnt_q) < RobDepth);
+  assign sv    = {go && n_valid, go};
+  always_comb begin
+    for (int i = 0; i < 8; i++) begin
+      rem[i] = sv[i / 4] && need[i] && !((i < 4) ? g_got_q[i % 4] : la_got_q[i % 4]);
+      take_now[i] = rem[i] && (isimm[i] || (oc_hit[i] && !haz[i]));
+      mcand[i] = rem[i] && ismem[i] && !haz[i] && !oc_hit[i];
+      fcand[i] = rem[i] && isfab[i];
+    end
+    // the next element pops only once the current one has all its wavelets
+    if ((rem[3:0] & isfab[3:0]) != '0) fcand[7:4] = '0;
+  end
+
+  // Port 0 takes the first memory item, port 1 the next one in another bank
+  // (current element first, then the next).
+  logic       p0_v, p1_v, f_v;
+  logic [2:0] p0_it, p1_it, f_it;
+  logic [BankW-1:0] ibank [8];
+  always_comb begin
+    for (int i = 0; i < 8; i++) ibank[i] = (DmemBanks > 1) ? iaddr[i][BankW-1:0] : '0;
+    p0_v = 1'b0; p0_it = '0;
+    p1_v = 1'b0; p1_it = '0;
+    f_v  = 1'b0; f_it  = '0;
+    for (int i = 7; i >= 0; i--) begin
+      if (mcand[i]) begin p0_v = 1'b1; p0_it = 3'(i); end
+      if (fcand[i]) begin f_v = 1'b1; f_it = 3'(i); end
+    end
+    for (int i = 7; i >= 0; i--) begin
+      if (mcand[i] && p0_v && 3'(i) != p0_it && (DmemBanks > 1) && ibank[i] != ibank[p0_it]) begin
+        p1_v = 1'b1; p1_it = 3'(i);
+      end
+    end
+  end
+
+  assign rd0_req_o   = p0_v;
+  assign rd0_addr_o  = iaddr[p0_it];
+  assign rd1_req_o   = p1_v;
+  assign rd1_addr_o  = iaddr[p1_it];
+  assign pop_req_o   = f_v;
+  assign pop_color_o = icolor[f_it];
+
+  logic [7:0] got_now;
+  logic       g_done;
+  always_comb begin
+    got_now = take_now;
+    if (p0_v && rd0_gnt_i) got_now[p0_it] = 1'b1;
+    if (p1_v && rd1_gnt_i) got_now[p1_it] = 1'b1;
+    if (f_v && pop_ok_i)   got_now[f_it]  = 1'b1;
+  end
+  assign g_done = sv[0] && ((rem[3:0] & ~got_now[3:0]) == '0);
+
+  // Hold register of item i: bank (cb_q ^ slot), entry k.
+  function automatic logic [2:0] hidx(input logic [2:0] i, input logic cb);
+    return {cb ^ i[2], i[1:0]};
+  endfunction
+
+  // ---- X: operands into the FPU ------------------------------------------------------
+  logic        x_valid_q, x_news_q, x_bank_q;
+  logic [3:0]  x_op_q;
+  logic [1:0]  x_bm_q;
+  logic [2:0]  x_rm_q;
+  logic [7:0]  arr_q, arr_d;         // hold entry's read data arrive this cycle
+  logic [7:0]  arrp_q, arrp_d;       // ... on port 1 (else port 0)
+  logic [31:0] hold_q [8];
+  logic [31:0] hold_d [8];
+  logic [31:0] val [4];
+  logic [31:0] s_cur_q;              // B of the current pass
+  logic        fill0_q, fill1_q;     // an a-read arrives on port 0 / 1
+  logic [AW-1:0] fill0_addr_q, fill1_addr_q;
+
+  always_comb begin
+    for (int j = 0; j < 8; j++) begin
+      hold_d[j] = arr_q[j] ? (arrp_q[j] ? rd1_data_i : rd0_data_i) : hold_q[j];
+      arr_d[j]  = 1'b0;
+      arrp_d[j] = 1'b0;
+    end
+    for (int k = 0; k < 4; k++) val[k] = hold_d[{x_bank_q, 2'(k)}];
+    if (p0_v && rd0_gnt_i) arr_d[hidx(p0_it, cb_q)] = 1'b1;
+    if (p1_v && rd1_gnt_i) begin
+      arr_d[hidx(p1_it, cb_q)]  = 1'b1;
+      arrp_d[hidx(p1_it, cb_q)] = 1'b1;
+    end
+    if (f_v && pop_ok_i) hold_d[hidx(f_it, cb_q)] = pop_data_i;
+    for (int i = 0; i < 8; i++) begin
+      if (take_now[i]) hold_d[hidx(3'(i), cb_q)] = isimm[i] ? iimm[i] : oc_val[i];
+    end
+  end
+
+  fpu_pkg::op_e fop;
+  logic [31:0]  fa, fb, fc, bval, sval;
+  assign sval = x_news_q ? val[ItS] : s_cur_q;
+  assign bval = (x_bm_q == wse_df_pkg::BVec) ? val[ItB] : sval;
+  always_comb begin
+    fa = val[ItA];
+    fb = bval;
+    fc = val[ItD];
+    unique case (x_op_q)
+      wse_df_pkg::VFadd: fop = fpu_pkg::OpAdd;
+      wse_df_pkg::VFmul: fop = fpu_pkg::OpMul;
+      wse_df_pkg::VFmac: fop = fpu_pkg::OpMadd;
+      wse_df_pkg::VFmax: fop = fpu_pkg::OpMax;
+      wse_df_pkg::VRelu: begin fop = fpu_pkg::OpMax; fb = 32'd0; end
+      default:           begin fop = fpu_pkg::OpSgnj; fb = val[ItA]; end
+    endcase
+  end
+
+  logic        f_in_ready, f_out_valid;
+  logic [31:0] f_res;
+  logic [4:0]  f_flags;
+  logic        unused_tag;
+  fpu #(
+    .TagW (1)
+  ) u_fpu (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .in_valid_i   (x_valid_q),
+    .in_ready_o   (f_in_ready),
+    .in_op_i      (fop),
+    .in_rm_i      (x_rm_q),
+    .in_a_i       (fa),
+    .in_b_i       (fb),
+    .in_c_i       (fc),
+    .in_tag_i     (1'b0),
+    .out_valid_o  (f_out_valid),
+    .out_ready_i  (1'b1),
+    .out_result_o (f_res),
+    .out_flags_o  (f_flags),
+    .out_tag_o    (unused_tag)
+  );
+
+  // ---- W: in-order retirement -----------------------------------------------------------
+  logic        h_ready, h_pop;
+  logic [31:0] h_data;
+  assign h_ready = rb_v[rb_head_q] && (rb_full[rb_head_q] || (f_out_valid && rb_fill_q == rb_head_q));
+  assign h_data  = rb_full[rb_head_q] ? rb_data[rb_head_q] : f_res;
+  assign wr_req_o   = h_ready && !rb_fab[rb_head_q];
+  assign wr_addr_o  = rb_addr[rb_head_q];
+  assign wr_data_o  = h_data;
+  assign send_req_o = h_ready && rb_fab[rb_head_q];
+  assign send_wavelet_o = {1'b0, rb_addr[rb_head_q][4:0], h_data};
+  assign h_pop      = (wr_req_o && wr_gnt_i) || (send_req_o && send_ok_i);
+  assign act_o      = h_pop && rb_last[rb_head_q] && rb_ten[rb_head_q];
+  assign act_task_o = rb_tid[rb_head_q];
+
+  // ---- State update -----------------------------------------------------------------------
+  logic [4:0]  flags_q;
+  logic [31:0] done_q;
+  logic        ext_we_q;
+
+  function automatic logic [QW-1:0] qinc(input logic [QW-1:0] v);
+    return (int'(v) == QDepth - 1) ? '0 : v + 1'b1;
+  endfunction
+  function automatic logic [RW-1:0] rinc(input logic [RW-1:0] v);
+    return (int'(v) == RobDepth - 1) ? '0 : v + 1'b1;
+  endfunction
+  function automatic logic [AW-1:0] sx(input logic [15:0] s);
+    return AW'({{16{s[15]}}, s});
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < 8; i++) begin
+        dbase_q[i] <= '0; dlen0_q[i] <= 16'd1; dst0_q[i] <= 16'd1;
+        dlen1_q[i] <= 16'd1; dst1_q[i] <= '0; dadv_q[i] <= '0;
+      end
+      dfab_q   <= '0;
+      scalar_q <= '0;
+      for (int e = 0; e < QDepth; e++) begin
+        q_op[e] <= '0; q_bm[e] <= '0; q_rm[e] <= '0; q_tid[e] <= '0; q_sc[e] <= '0;
+        q_len0[e] <= '0; q_len1[e] <= '0;
+      end
+      for (int e = 0; e < 3 * QDepth; e++) begin
+        q_base[e] <= '0; q_s0[e] <= '0; q_s1[e] <= '0;
+      end
+      q_ten <= '0; q_fab <= '0;
+      q_head_q <= '0; q_tail_q <= '0; q_cnt_q <= '0;
+      g_first_q <= 1'b1; g_i0_q <= '0; g_i1_q <= '0; g_got_q <= '0; la_got_q <= '0;
+      cb_q <= 1'b0;
+      for (int k = 0; k < 3; k++) begin g_p_q[k] <= '0; g_r_q[k] <= '0; end
+      x_valid_q <= 1'b0; x_op_q <= '0; x_bm_q <= '0; x_rm_q <= '0;
+      x_news_q <= 1'b0; x_bank_q <= 1'b0; s_cur_q <= '0;
+      arr_q <= '0; arrp_q <= '0;
+      for (int j = 0; j < 8; j++) hold_q[j] <= '0;
+      oc_v <= '0; oc_ptr_q <= '0; ext_we_q <= 1'b0;
+      fill0_q <= 1'b0; fill1_q <= 1'b0; fill0_addr_q <= '0; fill1_addr_q <= '0;
+      for (int j = 0; j < OcN; j++) begin oc_addr[j] <= '0; oc_data[j] <= '0; end
+      for (int e = 0; e < RobDepth; e++) begin
+        rb_addr[e] <= '0; rb_data[e] <= '0; rb_tid[e] <= '0;
+      end
+      rb_v <= '0; rb_full <= '0; rb_fab <= '0; rb_last <= '0; rb_ten <= '0;
+      rb_alloc_q <= '0; rb_fill_q <= '0; rb_head_q <= '0; rb_cnt_q <= '0;
+      flags_q <= '0; done_q <= '0;
+    end else begin
+      // descriptor writes and issue
+      if (dsd_we_i) begin
+        unique case (dsd_field_i)
+          3'd0:    dbase_q[dsd_idx_i] <= dsd_wdata_i;
+          3'd1:    dlen0_q[dsd_idx_i] <= dsd_wdata_i[15:0];
+          3'd2:    dst0_q[dsd_idx_i]  <= dsd_wdata_i[15:0];
+          3'd3:    dlen1_q[dsd_idx_i] <= dsd_wdata_i[15:0];
+          3'd4:    dst1_q[dsd_idx_i]  <= dsd_wdata_i[15:0];
+          3'd5:    dfab_q[dsd_idx_i]  <= dsd_wdata_i[0];
+          3'd6:    dadv_q[dsd_idx_i]  <= dsd_wdata_i[15:0];
+          default: ;
+        endcase
+      end
+      if (scalar_we_i) scalar_q <= scalar_i;
+      if (iss) begin
+        q_op[q_tail_q]   <= iss_op;
+        q_bm[q_tail_q]   <= iss_bm;
+        q_rm[q_tail_q]   <= vop_i[24:22];
+        q_ten[q_tail_q]  <= vop_i[15];
+        q_tid[q_tail_q]  <= vop_i[21:16];
+        q_sc[q_tail_q]   <= scalar_q;
+        q_len0[q_tail_q] <= dlen0_q[iss_d];
+        q_len1[q_tail_q] <= dlen1_q[iss_d];
+        q_base[3*q_tail_q + 0] <= word_of(dbase_q[iss_d][AW+1:0], dfab_q[iss_d]);
+        q_base[3*q_tail_q + 1] <= word_of(dbase_q[iss_a][AW+1:0], dfab_q[iss_a]);
+        q_base[3*q_tail_q + 2] <= word_of(dbase_q[iss_b][AW+1:0], dfab_q[iss_b]);
+        q_s0[3*q_tail_q + 0] <= dst0_q[iss_d];
+        q_s0[3*q_tail_q + 1] <= dst0_q[iss_a];
+        q_s0[3*q_tail_q + 2] <= dst0_q[iss_b];
+        q_s1[3*q_tail_q + 0] <= dst1_q[iss_d];
+        q_s1[3*q_tail_q + 1] <= dst1_q[iss_a];
+        q_s1[3*q_tail_q + 2] <= dst1_q[iss_b];
+        q_fab[3*q_tail_q + 0] <= dfab_q[iss_d];
+        q_fab[3*q_tail_q + 1] <= dfab_q[iss_a];
+        q_fab[3*q_tail_q + 2] <= dfab_q[iss_b];
+        q_tail_q <= qinc(q_tail_q);
+        for (int i = 0; i < 8; i++) begin
+          if (3'(i) == iss_d || 3'(i) == iss_a || (iss_useb && 3'(i) == iss_b))
+            dbase_q[i] <= dbase_q[i] + {{14{dadv_q[i][15]}}, dadv_q[i], 2'b00};
+        end
+      end
+      q_cnt_q <= q_cnt_q + (QW+1)'(iss) - (QW+1)'(g_done && elast);
+
+      // G
+      if (g_done) begin
+        g_got_q  <= sv[1] ? (la_got_q | got_now[7:4]) : '0;
+        la_got_q <= '0;
+        cb_q      <= !cb_q;
+        g_first_q <= n_first;
+        g_i0_q    <= n_i0;
+        g_i1_q    <= n_i1;
+        for (int k = 0; k < 3; k++) begin
+          g_p_q[k] <= n_p[k];
+          g_r_q[k] <= n_r[k];
+        end
+        if (elast) q_head_q <= qinc(q_head_q);
+      end else begin
+        g_got_q  <= g_got_q | got_now[3:0];
+        la_got_q <= la_got_q | got_now[7:4];
+      end
+
+      // X
+      x_valid_q <= g_done;
+      if (g_done) begin
+        x_op_q   <= q_op[h0];
+        x_bm_q   <= q_bm[h0];
+        x_rm_q   <= q_rm[h0];
+        x_news_q <= need[ItS];
+        x_bank_q <= cb_q;
+      end
+      if (x_valid_q && x_news_q) s_cur_q <= val[ItS];
+      arr_q  <= arr_d;
+      arrp_q <= arrp_d;
+      for (int j = 0; j < 8; j++) hold_q[j] <= hold_d[j];
+
+      // operand cache
+      fill0_q      <= p0_v && rd0_gnt_i && (p0_it[1:0] == 2'(ItA));
+      fill1_q      <= p1_v && rd1_gnt_i && (p1_it[1:0] == 2'(ItA));
+      fill0_addr_q <= rd0_addr_o;
+      fill1_addr_q <= rd1_addr_o;
+      ext_we_q     <= ext_we_i;
+      if (ext_we_i) begin
+        oc_v <= '0;
+      end else begin
+        for (int j = 0; j < OcN; j++) begin
+          if (wr_req_o && wr_gnt_i && oc_v[j] && oc_addr[j] == wr_addr_o) oc_data[j] <= wr_data_o;
+        end
+        if (!ext_we_q) begin
+          if (fill0_q) begin
+            oc_v[oc_ptr_q]    <= 1'b1;
+            oc_addr[oc_ptr_q] <= fill0_addr_q;
+            oc_data[oc_ptr_q] <= rd0_data_i;
+          end
+          if (fill1_q) begin
+            oc_v[oc_ptr_q + OcW'(fill0_q)]    <= 1'b1;
+            oc_addr[oc_ptr_q + OcW'(fill0_q)] <= fill1_addr_q;
+            oc_data[oc_ptr_q + OcW'(fill0_q)] <= rd1_data_i;
+          end
+          oc_ptr_q <= oc_ptr_q + OcW'(fill0_q) + OcW'(fill1_q);
+        end
+      end
+
+      // completion queue
+      if (g_done) begin
+        rb_v[rb_alloc_q]    <= 1'b1;
+        rb_full[rb_alloc_q] <= 1'b0;
+        rb_fab[rb_alloc_q]  <= !cur_wr_mem;
+        rb_addr[rb_alloc_q] <= cur_wr_mem ? p0e[0] : q_base[3*h0 + 0];
+        rb_last[rb_alloc_q] <= elast;
+        rb_ten[rb_alloc_q]  <= q_ten[h0];
+        rb_tid[rb_alloc_q]  <= q_tid[h0];
+        rb_alloc_q <= rinc(rb_alloc_q);
+      end
+      if (f_out_valid) begin
+        rb_fill_q <= rinc(rb_fill_q);
+        if (!(h_pop && rb_fill_q == rb_head_q)) begin
+          rb_full[rb_fill_q] <= 1'b1;
+          rb_data[rb_fill_q] <= f_res;
+        end
+        flags_q <= flags_q | f_flags;
+      end
+      if (h_pop) begin
+        rb_v[rb_head_q]    <= 1'b0;
+        rb_full[rb_head_q] <= 1'b0;
+        rb_head_q <= rinc(rb_head_q);
+        if (rb_last[rb_head_q]) done_q <= done_q + 32'd1;
+      end
+      rb_cnt_q <= rb_cnt_q + (RW+1)'(g_done) - (RW+1)'(h_pop);
+      if (flags_clr_i) flags_q <= '0;
+    end
+  end
+
+  assign flags_o    = flags_q;
+  assign busy_o     = (q_cnt_q != '0) || (rb_cnt_q != '0);
+  assign status_o   = {busy_o, 23'd0, 4'(q_cnt_q), 4'(rb_cnt_q)};
+  assign done_cnt_o = done_q;
+
+  logic unused;
+  assign unused = ^{unused_tag, vop_i[31:25]};
+
+  `ASSERT(FpuAlwaysReady, !x_valid_q || f_in_ready)
+  `ASSERT(RobNoOverflow, !(g_done && int'(rb_cnt_q) >= RobDepth))
+  logic fill_v;
+  assign fill_v = rb_v[rb_fill_q];
+  `ASSERT(FpuOutHasEntry, !f_out_valid || fill_v)
+  `COVER(HazardStall, go && ((haz & rem) != '0))
+  `COVER(LookAheadRead, p1_v && p1_it[2] && !p0_it[2])
+  `COVER(CacheHit, (take_now & ~isimm) != '0)
+endmodule

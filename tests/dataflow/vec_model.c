@@ -1,0 +1,72 @@
+/* C model of the vector engine; see vec_model.h. */
+#include "vec_model.h"
+#include "fpu_model.h"
+
+static int pop(struct vm_fabric *f, unsigned c, uint32_t *v)
+{
+	if (f->head[c] == f->tail[c])
+		return -1;
+	*v = f->q[c][f->head[c]++ % 1024u];
+	return 0;
+}
+
+static uint32_t addr(const struct vm_dsd *d, uint32_t i0, uint32_t i1, uint32_t words)
+{
+	return (uint32_t)((int64_t)d->base + (int64_t)i1 * d->st1 + (int64_t)i0 * d->st0) % words;
+}
+
+int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
+	   const struct vm_op *op, uint32_t *flags)
+{
+	int useb = op->op == VM_FADDS || op->op == VM_FMULS || op->op == VM_FMACS ||
+		   op->op == VM_FMAXS;
+	uint32_t s = op->scalar;
+	for (uint32_t i1 = 0; i1 < op->d.len1; i1++) {
+		for (uint32_t i0 = 0; i0 < op->d.len0; i0++) {
+			uint32_t a, b = 0, dv = 0, r, fl = 0;
+			/* operand order of the hardware: scalar, a, b, dst */
+			if (useb && op->bmode == VM_B_PERPASS && i0 == 0) {
+				if (op->b.fab) {
+					if (pop(fab, op->b.base, &s))
+						return -1;
+				} else {
+					s = mem[(uint32_t)((int64_t)op->b.base + (int64_t)i1 * op->b.st1) % words];
+				}
+			}
+			if (op->a.fab) {
+				if (pop(fab, op->a.base, &a))
+					return -1;
+			} else {
+				a = mem[addr(&op->a, i0, i1, words)];
+			}
+			if (useb && op->bmode == VM_B_VEC) {
+				if (op->b.fab) {
+					if (pop(fab, op->b.base, &b))
+						return -1;
+				} else {
+					b = mem[addr(&op->b, i0, i1, words)];
+				}
+			} else {
+				b = s;
+			}
+			if (op->op == VM_FMACS && !op->d.fab)
+				dv = mem[addr(&op->d, i0, i1, words)];
+			switch (op->op) {
+			case VM_FADDS: r = fpu_model(FPU_ADD, op->rm, a, b, 0, &fl); break;
+			case VM_FMULS: r = fpu_model(FPU_MUL, op->rm, a, b, 0, &fl); break;
+			case VM_FMACS: r = fpu_model(FPU_MADD, op->rm, a, b, dv, &fl); break;
+			case VM_FMAXS: r = fpu_model(FPU_MAX, op->rm, a, b, 0, &fl); break;
+			case VM_RELU:  r = fpu_model(FPU_MAX, op->rm, a, 0, 0, &fl); break;
+			default:       r = a; fl = 0; break;
+			}
+			*flags |= fl;
+			if (op->d.fab) {
+				unsigned c = op->d.base & 31u;
+				fab->q[c][fab->tail[c]++ % 1024u] = r;
+			} else {
+				mem[addr(&op->d, i0, i1, words)] = r;
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* C model of the PE's vector (DSD) engine: the element order, operand
+ * addressing and operations of rtl/pe/dataflow/wse_df_vec.sv, computed with
+ * the FPU's C model (tests/fpu/fpu_model.c), so that results and flags are
+ * bit-exact. FMACS is fused: one fmadd.s (a * B + dst), one rounding. */
+#ifndef WSEMU_VEC_MODEL_H
+#define WSEMU_VEC_MODEL_H
+
+#include <stdint.h>
+
+enum { VM_FMOVS = 0, VM_FADDS, VM_FMULS, VM_FMACS, VM_FMAXS, VM_RELU };
+enum { VM_B_VEC = 0, VM_B_SCALAR, VM_B_PERPASS };
+
+struct vm_dsd {
+	uint32_t base;   /* word index into mem, or color */
+	uint32_t len0, len1;
+	int32_t st0, st1;
+	int fab;
+};
+
+struct vm_op {
+	int op, bmode, rm;
+	struct vm_dsd d, a, b;
+	uint32_t scalar;
+};
+
+/* A fabric FIFO per color: wavelets the engine sends, in order, and pops. */
+struct vm_fabric {
+	uint32_t q[32][1024];
+	unsigned head[32], tail[32];
+};
+
+/* Runs one operation on mem (words). Returns 0, or -1 if it pops an empty
+ * fabric queue. ORs the flags of every element into *flags. */
+int vm_run(uint32_t *mem, uint32_t mem_words, struct vm_fabric *fab,
+	   const struct vm_op *op, uint32_t *flags);
+
+#endif

@@ -1,0 +1,99 @@
+#!/bin/bash
+# wsetrain on the host-reference backend: bad inputs give clear errors, a
+# short run reduces the loss, and runs killed (SIGKILL) during training and
+# during a checkpoint write resume to the same final checkpoint, byte for
+# byte, as an uninterrupted run.
+# Environment: WSETRAIN (the binary), TR_FM_DIR (dataset), WORK (scratch).
+set -u
+W=${WORK:?}
+FM=${TR_FM_DIR:-/usr/share/datasets/fashion-mnist}
+rm -rf "$W"; mkdir -p "$W"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+cat > "$W/p.params" <<EOP
+# test model: 196-24-10 on pooled images, SGD with momentum
+model.layers = 196, 24, 10
+model.init_seed = 3
+data.dir = $FM
+data.pool = 2
+data.shuffle = 1
+data.shuffle_seed = 11
+train.batch_size = 24
+optimizer.name = sgd
+optimizer.lr = 0.1
+optimizer.momentum = 0.9
+runtime.mesh = 4x4
+run.checkpoint_steps = 10
+run.eval_examples = 1000
+EOP
+
+# expect STATUS NEEDLE CMD...: exit status and a message on stderr
+expect() {
+	local want=$1 needle=$2; shift 2
+	"$@" > "$W/out" 2> "$W/err"; local st=$?
+	if [ $st -ne "$want" ]; then fail "'$*' exited $st, want $want"; cat "$W/err"; return; fi
+	if ! grep -qF -- "$needle" "$W/err"; then fail "'$*': no '$needle' in: $(cat "$W/err")"; return; fi
+	echo "ok ($st): $(head -1 "$W/err")"
+}
+
+echo "--- bad inputs"
+expect 2 "--params and --model-dir are required" "$WSETRAIN" --model-dir "$W/x"
+expect 2 "--num-steps is required" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/x"
+expect 2 "must be train or eval" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/x" --mode fly
+expect 2 "not a non-negative integer" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/x" --num-steps ten
+expect 1 "only 1 device is supported" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/x" --num-steps 5 --num-devices 4
+sed 's/^optimizer.lr = .*/optimizer.lr = fast/' "$W/p.params" > "$W/bad.params"
+expect 1 "bad.params:10: optimizer.lr = 'fast'" "$WSETRAIN" --params "$W/bad.params" --model-dir "$W/x" --num-steps 5
+expect 1 "cannot open" "$WSETRAIN" --params "$W/missing.params" --model-dir "$W/x" --num-steps 5
+mkdir -p "$W/fm-missing" "$W/fm-trunc" "$W/fm-magic"
+sed "s|^data.dir = .*|data.dir = $W/fm-missing|" "$W/p.params" > "$W/nodata.params"
+expect 1 "fm-missing/train-images-idx3-ubyte.gz: cannot open" "$WSETRAIN" --params "$W/nodata.params" --model-dir "$W/x" --num-steps 5
+cp "$FM"/*.gz "$W/fm-trunc/"; head -c 100000 "$FM/train-images-idx3-ubyte.gz" > "$W/fm-trunc/train-images-idx3-ubyte.gz"
+sed "s|^data.dir = .*|data.dir = $W/fm-trunc|" "$W/p.params" > "$W/trunc.params"
+expect 1 "corrupt or truncated gzip data" "$WSETRAIN" --params "$W/trunc.params" --model-dir "$W/x" --num-steps 5
+cp "$FM"/*.gz "$W/fm-magic/"; gzip -dc "$FM/train-labels-idx1-ubyte.gz" | (printf '\0\0\x08\x09'; tail -c +5) | gzip -1 > "$W/fm-magic/train-labels-idx1-ubyte.gz"
+sed "s|^data.dir = .*|data.dir = $W/fm-magic|" "$W/p.params" > "$W/magic.params"
+expect 1 "IDX magic 0x00000809, expected 0x00000801" "$WSETRAIN" --params "$W/magic.params" --model-dir "$W/x" --num-steps 5
+expect 1 "no checkpoint" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/empty" --mode eval
+
+N=60
+echo "--- uninterrupted run, $N steps"
+"$WSETRAIN" --params "$W/p.params" --model-dir "$W/a" --num-steps $N 2> "$W/a.err" || { fail "run a"; cat "$W/a.err"; }
+tail -1 "$W/a.err"
+first=$(awk -F, 'NR>1 && NR<=11 {s+=$2} END {printf "%.4f", s/10}' "$W/a/metrics.csv")
+last=$(awk -F, 'NR>1 {l[NR]=$2} END {for (k=NR-9;k<=NR;k++) s+=l[k]; printf "%.4f", s/10}' "$W/a/metrics.csv")
+echo "mean loss of steps 1-10: $first, of the last 10 steps: $last"
+awk -v a="$first" -v b="$last" 'BEGIN {exit !(b < a - 0.5)}' || fail "loss did not fall by 0.5"
+[ "$(wc -l < "$W/a/metrics.csv")" -eq $((N + 1)) ] || fail "metrics.csv has $(wc -l < "$W/a/metrics.csv") lines"
+grep -q "<polyline" "$W/a/curves.svg" || fail "no curves.svg"
+"$WSETRAIN" --params "$W/p.params" --model-dir "$W/a" --mode eval > "$W/a.eval" 2>&1 || fail "eval"
+cat "$W/a.eval"
+grep -q "eval: step $N, 1000 test examples" "$W/a.eval" || fail "eval output"
+
+echo "--- SIGKILL during training (step 27), resume"
+WSE_TRAIN_FAULT_KILL_STEP=27 "$WSETRAIN" --params "$W/p.params" --model-dir "$W/b" --num-steps $N 2> "$W/b1.err"
+st=$?; [ $st -eq 137 ] || fail "killed run exited $st, want 137 (SIGKILL)"
+"$WSETRAIN" --params "$W/p.params" --model-dir "$W/b" --num-steps $N 2> "$W/b2.err" || { fail "resume b"; cat "$W/b2.err"; }
+grep -q "resuming from .* at step 20" "$W/b2.err" || fail "b did not resume at step 20"
+cmp "$W/a/model.ckpt" "$W/b/model.ckpt" || fail "resumed checkpoint differs from the uninterrupted run"
+cmp "$W/a/metrics.csv" "$W/b/metrics.csv" || fail "resumed metrics differ"
+
+echo "--- SIGKILL during the checkpoint write of step 30, resume (MemoryX file-backed)"
+{ cat "$W/p.params"; echo "runtime.memoryx_file = memoryx.bin"; } > "$W/pf.params"
+WSE_TRAIN_FAULT_CKPT_KILL=30:5000 "$WSETRAIN" --params "$W/pf.params" --model-dir "$W/c" --num-steps $N 2> "$W/c1.err"
+st=$?; [ $st -eq 137 ] || fail "killed run exited $st, want 137 (SIGKILL)"
+[ -f "$W/c/model.ckpt.tmp" ] || fail "no partial temporary checkpoint left by the kill"
+[ -f "$W/c/memoryx.bin" ] || fail "no file-backed MemoryX store"
+"$WSETRAIN" --params "$W/pf.params" --model-dir "$W/c" --num-steps $N 2> "$W/c2.err" || { fail "resume c"; cat "$W/c2.err"; }
+grep -q "resuming from .* at step 20" "$W/c2.err" || fail "c did not resume at step 20"
+cmp "$W/a/model.ckpt" "$W/c/model.ckpt" || fail "resumed checkpoint differs from the uninterrupted run"
+
+echo "--- a corrupt checkpoint is refused, not overwritten"
+cp "$W/a/model.ckpt" "$W/ck-good"
+mkdir -p "$W/d"; head -c 3000 "$W/a/model.ckpt" > "$W/d/model.ckpt"
+expect 1 "truncated" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/d" --num-steps $((N + 5))
+[ "$(stat -c %s "$W/d/model.ckpt")" -eq 3000 ] || fail "corrupt checkpoint was overwritten"
+
+if [ $fails -ne 0 ]; then echo "test_wsetrain: $fails failure(s)"; exit 1; fi
+echo "test_wsetrain: all passed"

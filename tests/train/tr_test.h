@@ -1,0 +1,28 @@
+/* Common includes of the training tests (cmocka). */
+#ifndef TR_TEST_H
+#define TR_TEST_H
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static inline uint64_t tr_rng(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* uniform in [lo, hi) */
+static inline float tr_uniform(uint64_t *s, float lo, float hi)
+{
+	return lo + (hi - lo) * ((float)(tr_rng(s) >> 40) / 16777216.0f);
+}
+#endif
