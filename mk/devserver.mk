@@ -10,21 +10,10 @@
 DS_DIR    := $(BUILD)/devserver
 DS_BOARDS := sim-2x2 sim-4x4
 DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-# Sources in compile order (listed here: this fragment is read before the
-# fabric's and the FPU's).
-DS_MESH_SRCS := rtl/pkg/wse_pkg.sv rtl/fabric/wse_mgmt_pkg.sv rtl/pe/fpu/fpu_pkg.sv \
-	rtl/pe/wse_pe_pkg.sv rtl/prim/prim_rst_sync.sv rtl/prim/prim_fifo_sync.sv \
-	rtl/prim/prim_credit_cnt.sv rtl/prim/prim_arb_rr.sv rtl/fabric/wse_router.sv \
-	rtl/fabric/wse_mgmt_node.sv rtl/fabric/wse_mgmt_port.sv rtl/tile/wse_fabric_tile.sv \
-	rtl/mesh/wse_fabric_mesh.sv rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv \
-	$(addprefix rtl/pe/fpu/,fpu_lzc.sv fpu_unpack.sv fpu_round.sv fpu_fma_pre.sv \
-	  fpu_fma_add.sv fpu_divsqrt.sv fpu_f2i.sv fpu_i2f.sv fpu_misc.sv fpu.sv fpu_cop.sv) \
-	$(addprefix rtl/pe/,wse_pe_alu.sv wse_pe_decoder.sv wse_pe_regfile.sv \
-	  wse_pe_muldiv.sv wse_pe_csr.sv wse_pe_lsu.sv wse_pe_core.sv \
-	  wse_pe_imem.sv wse_pe_dmem.sv wse_pe_hostio.sv wse_pe.sv) \
-	rtl/tile/wse_tile.sv rtl/mesh/wse_mesh.sv
+# Sources in compile order: the mesh as the core fragment lists it (read
+# later, hence deferred: recipes, and prerequisites by second expansion).
 DS_HL_A := $(BUILD)/host-lib/libwsehost.a
-DS_TOP_SRCS = $(DS_MESH_SRCS) rtl/host_if/hif_pkg.sv rtl/host_if/hif_sync2.sv \
+DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) rtl/host_if/hif_pkg.sv rtl/host_if/hif_sync2.sv \
 	rtl/host_if/hif_async_fifo.sv rtl/host_if/hif_rx_frame.sv rtl/host_if/hif_tx_frame.sv \
 	rtl/host_if/hif_exec.sv $(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
 
@@ -47,11 +36,12 @@ DS_VFLAGS := --assert -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst \
 	-MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
 DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp
 
+.SECONDEXPANSION:
 define DS_SIM_RULES
-$(DS_DIR)/$(1)/wsemu-sim: $(call DS_SIM_DEPS,$(1)) | deps $(DS_HL_A)
+$(DS_DIR)/$(1)/wsemu-sim: $$$$(call DS_SIM_DEPS,$(1)) | deps $(DS_HL_A)
 	@mkdir -p $$(dir $$@)/obj
 	verilator --cc --exe --build $(DS_VFLAGS) rtl/lint.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv \
-	  $(call DS_TOP_SRCS,$(1)) --top-module wse_top $(abspath sim/wsemu_sim.cpp) $(abspath $(DS_HL_A)) \
+	  $$(call DS_TOP_SRCS,$(1)) --top-module wse_top $(abspath sim/wsemu_sim.cpp) $(abspath $(DS_HL_A)) \
 	  -CFLAGS "-O1 -I$(abspath host-lib/src) -I$(abspath host-lib/include) -I$(abspath include) -I$(abspath $(BUILD)/boards/$(1))" \
 	  -LDFLAGS "-lfdt -lpthread" -Mdir $$(dir $$@)/obj -o ../wsemu-sim > $$(dir $$@)/build.log 2>&1 || \
 	  { tail -40 $$(dir $$@)/build.log; exit 1; }
