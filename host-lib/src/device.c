@@ -46,6 +46,10 @@ struct wse_device {
 	struct wq outq[NUM_EDGE_PORTS];
 	char *con;
 	size_t con_len, con_cap;
+	/* Partial console line of each tile (y * 64 + x), joined to con when
+	 * complete, so lines of tiles printing at once do not mix. */
+	char *tline[64 * 64];
+	uint16_t tline_len[64 * 64];
 	struct wse_link_stats st;
 };
 
@@ -172,7 +176,7 @@ static void on_console(struct wse_device *d, const struct wse_pkt *p)
 	if (wse_console_decode(p->payload, p->length, &c))
 		return;
 	/* Worst case: a "[x,y] " prefix (at most 10 bytes) per byte. */
-	size_t need = d->con_len + 12 * ((size_t)c.count + 1);
+	size_t need = d->con_len + 12 * ((size_t)c.count + 1) + 256;
 	if (need > (1u << 20)) {
 		wse_log(&d->log, WSE_LOG_WARNING,
 			"console buffer full (1 MiB unread): output dropped");
@@ -188,13 +192,20 @@ static void on_console(struct wse_device *d, const struct wse_pkt *p)
 		d->con = n;
 		d->con_cap = nc;
 	}
+	unsigned t = (c.y & 63u) * 64u + (c.x & 63u);
+	if (!d->tline[t] && !(d->tline[t] = malloc(256)))
+		return;
 	for (uint16_t i = 0; i < c.count; i++) {
-		/* Each line is prefixed with its tile. */
-		if (d->con_len == 0 || d->con[d->con_len - 1] == '\n')
-			d->con_len += (size_t)snprintf(d->con + d->con_len,
-						       d->con_cap - d->con_len,
-						       "[%u,%u] ", c.x, c.y);
-		d->con[d->con_len++] = (char)c.bytes[i];
+		char ch = (char)c.bytes[i];
+		d->tline[t][d->tline_len[t]++] = ch;
+		if (ch != '\n' && d->tline_len[t] < 255)
+			continue;
+		/* A complete line (or 255 bytes): prefixed with its tile. */
+		d->con_len += (size_t)snprintf(d->con + d->con_len, d->con_cap - d->con_len,
+					       "[%u,%u] ", c.x, c.y);
+		memcpy(d->con + d->con_len, d->tline[t], d->tline_len[t]);
+		d->con_len += d->tline_len[t];
+		d->tline_len[t] = 0;
 	}
 }
 
@@ -395,6 +406,8 @@ static void free_device(struct wse_device *d)
 	free(d->tx);
 	free(d->dtb);
 	free(d->con);
+	for (size_t i = 0; i < 64 * 64; i++)
+		free(d->tline[i]);
 	for (unsigned i = 0; i < NUM_EDGE_PORTS; i++)
 		free(d->outq[i].w);
 	pthread_mutex_destroy(&d->lock);

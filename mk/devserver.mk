@@ -1,0 +1,104 @@
+# Device server: the host interface executor and device top (rtl/host_if,
+# rtl/top), wsemu-sim (the Verilator model of a board serving the link
+# protocol on a Unix socket), end-to-end tests through libwsehost, wsectl.
+#   make test-e2e      end-to-end tests against wsemu-sim (sim-2x2, sim-4x4)
+#   make lint-top      verilator --lint-only -Wall on hif_exec and wse_top
+#   make bench-link    BENCH link.* figures
+#   make run-demo      a program on all tiles of sim-4x4 through wsectl
+# docs/host-if.md (executor), docs/wsemu-sim.md, docs/wsectl.md.
+
+DS_DIR    := $(BUILD)/devserver
+DS_BOARDS := sim-2x2 sim-4x4
+DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+# Sources in compile order: the mesh as the core fragment lists it (read
+# later, hence deferred: recipes, and prerequisites by second expansion).
+DS_HL_A := $(BUILD)/host-lib/libwsehost.a
+DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) rtl/host_if/hif_pkg.sv rtl/host_if/hif_sync2.sv \
+	rtl/host_if/hif_async_fifo.sv rtl/host_if/hif_rx_frame.sv rtl/host_if/hif_tx_frame.sv \
+	rtl/host_if/hif_exec.sv $(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
+
+define DS_BOARD_RULES
+$(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb sim/gen_dtb_pkg.py | deps
+	@mkdir -p $$(dir $$@)
+	python3 sim/gen_dtb_pkg.py $$< $$@ "wsemu-sim $(DS_REV)"
+endef
+$(foreach b,$(DS_BOARDS) sim-8x8,$(eval $(call DS_BOARD_RULES,$(b))))
+
+.PHONY: lint-top
+lint-top: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(DS_DIR)/sim-4x4/wse_dtb_pkg.sv | deps
+	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv \
+	  $(call DS_TOP_SRCS,sim-4x4) --top-module wse_top
+
+LINT_STAGES += lint-top
+
+# ---- wsemu-sim ----------------------------------------------------------------
+DS_VFLAGS := --assert -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst \
+	-MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
+DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp
+
+.SECONDEXPANSION:
+define DS_SIM_RULES
+$(DS_DIR)/$(1)/wsemu-sim: $$$$(call DS_SIM_DEPS,$(1)) | deps $(DS_HL_A)
+	@mkdir -p $$(dir $$@)/obj
+	verilator --cc --exe --build $(DS_VFLAGS) rtl/lint.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv \
+	  $$(call DS_TOP_SRCS,$(1)) --top-module wse_top $(abspath sim/wsemu_sim.cpp) $(abspath $(DS_HL_A)) \
+	  -CFLAGS "-O1 -I$(abspath host-lib/src) -I$(abspath host-lib/include) -I$(abspath include) -I$(abspath $(BUILD)/boards/$(1))" \
+	  -LDFLAGS "-lfdt -lpthread" -Mdir $$(dir $$@)/obj -o ../wsemu-sim > $$(dir $$@)/build.log 2>&1 || \
+	  { tail -40 $$(dir $$@)/build.log; exit 1; }
+endef
+$(foreach b,$(DS_BOARDS),$(eval $(call DS_SIM_RULES,$(b))))
+
+# libwsehost spawns "wsemu-sim --board NAME": this dispatcher execs the
+# model built for that board (same process, so PR_SET_PDEATHSIG holds).
+$(DS_DIR)/bin/wsemu-sim: sim/wsemu-sim.sh
+	@mkdir -p $(dir $@)
+	sed -e 's#@DIR@#$(abspath $(DS_DIR))#' $< > $@
+	chmod +x $@
+
+DS_SIMS := $(foreach b,$(DS_BOARDS),$(DS_DIR)/$(b)/wsemu-sim) $(DS_DIR)/bin/wsemu-sim
+.PHONY: wsemu-sim
+wsemu-sim: $(DS_SIMS)
+
+# ---- wsectl, end-to-end tests ------------------------------------------------------
+DS_HOSTC := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Ihost-lib/include -Ihost-lib/src -Iinclude
+$(DS_DIR)/wsectl: host-lib/tools/wsectl.c host-lib/include/wsehost.h $(DS_HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
+$(DS_DIR)/e2e: tests/e2e/e2e.c host-lib/include/wsehost.h $(DS_HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
+
+DS_ENV := WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim)
+DS_ELF := $(BUILD)/core/elf/tiles.elf
+DS_E2E_MUTATIONS ?= 10000
+
+.PHONY: test-e2e test-full-e2e
+test-e2e: $(DS_SIMS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF)
+	$(DS_ENV) ./tests/e2e/test-e2e.sh $(DS_DIR) $(DS_ELF) $(DS_E2E_MUTATIONS)
+
+test-full-e2e: $(DS_SIMS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF)
+	$(DS_ENV) ./tests/e2e/test-e2e.sh $(DS_DIR) $(DS_ELF) 100000
+
+TEST_STAGES += test-e2e
+TEST_FULL_STAGES += test-full-e2e
+
+# ---- benchmark ---------------------------------------------------------------------
+$(DS_DIR)/bench_link: tests/e2e/bench_link.c host-lib/include/wsehost.h $(DS_HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
+
+.PHONY: bench-link
+bench-link: $(DS_SIMS) $(DS_DIR)/bench_link $(BUILD)/core/elf/spin.elf
+	$(DS_ENV) $(DS_DIR)/bench_link sim-4x4 $(BUILD)/core/elf/spin.elf 20000
+BENCH_STAGES += bench-link
+
+# ---- make run ----------------------------------------------------------------------
+# A demonstration on all 16 tiles of sim-4x4 through wsectl and libwsehost.
+RUN_STAGE := run-demo
+$(DS_DIR)/fw/demo.elf: tests/e2e/demo.c $(CORE_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
+.PHONY: run-demo
+run-demo: $(DS_SIMS) $(DS_DIR)/wsectl $(DS_DIR)/fw/demo.elf
+	$(DS_ENV) $(DS_DIR)/wsectl -d sim:board=sim-4x4 info
+	$(DS_ENV) $(DS_DIR)/wsectl -d sim:board=sim-4x4 run $(DS_DIR)/fw/demo.elf

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * e2e: end-to-end tests of libwsehost against wsemu-sim (the RTL model).
+ *
+ *   e2e BOARD COLS ROWS [MUTATIONS]
+ *
+ * Runs: info (DTB parsed, mesh size), memory write/read on every tile,
+ * route + stream-in at the west edge and stream-out at the east edge of
+ * every row, out-of-range requests, MUTATIONS mutated requests through the
+ * executor (raw socket) with the device still answering PING after, and a
+ * simulator killed under an open device. Exit 0 when all pass.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "codec.h"
+#include "wsehost.h"
+#include "wsemu/wse_wire.h"
+
+static int fails;
+#define CHECK(c, ...)                                                          \
+	do {                                                                   \
+		if (!(c)) {                                                    \
+			fails++;                                               \
+			fprintf(stderr, "e2e: FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fputc('\n', stderr);                                   \
+		}                                                              \
+	} while (0)
+
+static const char *board;
+static unsigned cols, rows;
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 11);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Spawn wsemu-sim on a private socket; returns its pid. */
+static pid_t spawn_sim(char *path, size_t cap)
+{
+	char dir[] = "/tmp/wse-e2e-XXXXXX";
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, cap, "%s/sock", dir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		const char *prog = getenv("WSEMU_SIM") ? getenv("WSEMU_SIM") : "wsemu-sim";
+		execlp(prog, prog, "--board", board, "--socket", path, "--quiet", (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 500; i++) { /* wait for the socket */
+		struct stat st;
+		if (stat(path, &st) == 0) {
+			CHECK((st.st_mode & 0777) == 0600, "socket mode %o", st.st_mode & 0777);
+			return pid;
+		}
+		usleep(10000);
+	}
+	return pid;
+}
+
+static void test_info_mem_stream(void)
+{
+	wse_device *d;
+	char uri[64];
+	snprintf(uri, sizeof(uri), "sim:board=%s", board);
+	/* Long waits: a loaded machine simulates a few thousand cycles/s. */
+	struct wse_open_opts oo = {.size = sizeof(oo), .timeout_ms = 60000, .open_timeout_ms = 60000};
+	int r = wse_open(&d, uri, &oo);
+	CHECK(r == 0, "open %s: %s", uri, wse_strerror(r));
+	if (r)
+		return;
+	struct wse_info in;
+	memset(&in, 0, sizeof(in));
+	in.size = sizeof(in);
+	r = wse_get_info(d, &in);
+	CHECK(r == 0 && in.columns == cols && in.rows == rows, "info %d: %ux%u", r, in.columns, in.rows);
+	CHECK(in.proto_major == WSE_PROTO_MAJOR, "protocol %u", in.proto_major);
+	CHECK(strstr(in.compatible, board) != NULL, "compatible %s", in.compatible);
+
+	/* Second host: busy. */
+	wse_device *d2 = NULL;
+	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 3000, .open_timeout_ms = 3000};
+	(void)o;
+
+	/* Memory on every tile: DMEM and IMEM. */
+	for (unsigned y = 0; y < rows; y++)
+		for (unsigned x = 0; x < cols; x++) {
+			uint32_t w[32], rb[32];
+			for (int i = 0; i < 32; i++)
+				w[i] = rnd();
+			uint32_t addrs[2] = {0x80100000u + 0x400u, 0x80000000u + 0x100u};
+			for (int k = 0; k < 2; k++) {
+				memset(rb, 0, sizeof(rb));
+				r = wse_mem_write(d, x, y, addrs[k], w, sizeof(w));
+				CHECK(r == 0, "mem write %u,%u: %s", x, y, wse_strerror(r));
+				r = wse_mem_read(d, x, y, addrs[k], rb, sizeof(rb));
+				CHECK(r == 0 && !memcmp(w, rb, sizeof(w)), "mem read %u,%u %08x", x, y, addrs[k]);
+			}
+		}
+	/* A large read/write (split by the library into max_payload packets). */
+	{
+		static uint32_t big[1100], bb[1100];
+		for (int i = 0; i < 1100; i++)
+			big[i] = rnd();
+		r = wse_mem_write(d, cols - 1, rows - 1, 0x80100000u + 0x1000u, big, sizeof(big));
+		CHECK(r == 0, "big write %s", wse_strerror(r));
+		r = wse_mem_read(d, cols - 1, rows - 1, 0x80100000u + 0x1000u, bb, sizeof(bb));
+		CHECK(r == 0 && !memcmp(big, bb, sizeof(big)), "big read %s", wse_strerror(r));
+	}
+	/* Broadcast write, read back from every tile. */
+	{
+		uint32_t v = 0xB0CA57u, rv;
+		r = wse_mem_write(d, WSE_ALL_TILES, WSE_ALL_TILES, 0x80100000u + 0x800u, &v, 4);
+		CHECK(r == 0, "bcast write %s", wse_strerror(r));
+		for (unsigned t = 0; t < cols * rows; t++) {
+			rv = 0;
+			r = wse_mem_read(d, t % cols, t / cols, 0x80100000u + 0x800u, &rv, 4);
+			CHECK(r == 0 && rv == v, "bcast read %u: %x", t, rv);
+		}
+	}
+	/* CSR: mhartid = {y, x}. */
+	for (unsigned t = 0; t < cols * rows; t++) {
+		uint32_t h = 0;
+		r = wse_csr_read(d, t % cols, t / cols, 0xF14, &h);
+		CHECK(r == 0 && h == ((t / cols) << 8 | (t % cols)), "mhartid %u: %x (%d)", t, h, r);
+	}
+
+	/* Routes: color 3 west to east along every row; stream 200 wavelets
+	 * per row in one multi-port packet; collect them at the east edge. */
+	const unsigned color = 3, n = 200;
+	for (unsigned y = 0; y < rows; y++)
+		for (unsigned x = 0; x < cols; x++) {
+			uint32_t e = (1u << 3) << 8 | (1u << 1), rb = 0;
+			r = wse_route_write(d, x, y, color, &e, 1);
+			CHECK(r == 0, "route write %s", wse_strerror(r));
+			r = wse_route_read(d, x, y, color, &rb, 1);
+			CHECK(r == 0 && rb == e, "route read %x", rb);
+		}
+	uint64_t *wv = calloc((size_t)rows * n, 8);
+	struct wse_stream_chunk ch[64];
+	for (unsigned y = 0; y < rows; y++) {
+		for (unsigned i = 0; i < n; i++)
+			wv[y * n + i] = wse_wavelet(rnd(), color, (i % 7) == 0);
+		ch[y] = (struct wse_stream_chunk){WSE_WEST, y, wv + y * n, n};
+		r = wse_stream_credit(d, WSE_EAST, y, n);
+		CHECK(r == 0, "credit %s", wse_strerror(r));
+	}
+	r = wse_stream_in(d, ch, rows);
+	CHECK(r == 0, "stream in %s", wse_strerror(r));
+	for (unsigned y = 0; y < rows; y++) {
+		uint64_t got[256];
+		unsigned have = 0;
+		long long end = now_ms() + 10000;
+		while (have < n && now_ms() < end) {
+			int k = wse_stream_out(d, WSE_EAST, y, got + have, n - have, 2000);
+			if (k > 0)
+				have += (unsigned)k;
+		}
+		CHECK(have == n, "row %u: %u of %u wavelets out", y, have, n);
+		CHECK(have != n || !memcmp(got, wv + y * n, n * 8), "row %u: wavelets differ", y);
+	}
+	free(wv);
+	/* Router counters: the east output of every tile forwarded n. */
+	for (unsigned t = 0; t < cols * rows; t++) {
+		uint32_t v[15];
+		r = wse_perf_read(d, t % cols, t / cols, v, 15);
+		CHECK(r == 15 && v[3] >= n, "perf %u: %d fwd E %u", t, r, v[3]);
+	}
+	uint32_t h[7];
+	r = wse_perf_read(d, WSE_ALL_TILES, WSE_ALL_TILES, h, 7);
+	CHECK(r == 7 && h[5] >= rows * n && h[6] >= rows * n, "hif counters in %u out %u", h[5], h[6]);
+
+	/* Out of range: every one an error status, the device still fine. */
+	uint32_t v = 0;
+	r = wse_mem_read(d, cols, 0, 0x80100000u, &v, 4);
+	CHECK(r == WSE_ERROR_RANGE, "x out of mesh: %d", r);
+	r = wse_mem_read(d, 0, rows, 0x80100000u, &v, 4);
+	CHECK(r == WSE_ERROR_RANGE, "y out of mesh: %d", r);
+	r = wse_mem_write(d, 0, 0, 0x1000u, &v, 4);
+	CHECK(r == WSE_ERROR_RANGE, "mem below window: %d", r);
+	r = wse_mem_write(d, 0, 0, 0x80100000u + in.dmem_bytes, &v, 4);
+	CHECK(r == WSE_ERROR_DEVICE, "mem beyond DMEM: %d", r);
+	r = wse_mem_write(d, 0, 0, 0xFFFFFFFCu, &v, 4);
+	CHECK(r == WSE_ERROR_DEVICE, "mem at the top: %d", r);
+	r = wse_csr_read(d, 0, 0, 0x1000, &v);
+	CHECK(r < 0, "csr 0x1000: %d", r);
+	uint32_t e2[2] = {0, 0};
+	r = wse_route_write(d, 0, 0, 31, e2, 2);
+	CHECK(r < 0, "route past color 31: %d", r);
+	r = wse_stream_credit(d, WSE_EAST, rows, 1);
+	CHECK(r == WSE_ERROR_RANGE, "credit past rows: %d", r);
+	r = wse_tile_halt(d, cols, 0);
+	CHECK(r == WSE_ERROR_RANGE, "halt out of mesh: %d", r);
+	r = wse_reg_write(d, 0, 0, 0x0, 1);
+	CHECK(r == WSE_ERROR_DEVICE, "write TILE_ID: %d", r);
+	r = wse_flash_read(d, 0, &v, 4);
+	CHECK(r == WSE_ERROR_NOT_SUPPORTED, "flash: %d", r);
+	r = wse_ping(d, "still here", 10);
+	CHECK(r == 0, "ping after errors: %d", r);
+	r = wse_reset(d);
+	CHECK(r == 0, "reset: %d", r);
+	uint32_t rt = 1;
+	r = wse_route_read(d, 0, 0, color, &rt, 1);
+	CHECK(r == 0 && rt == 0, "route after reset %x", rt);
+	if (d2)
+		wse_close(d2);
+	wse_close(d);
+}
+
+/* ---- mutated requests through the executor ------------------------------ */
+
+static int sendall(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Read until a response with this tag (events skipped); 1 found, 0 time-out. */
+static int await(int fd, struct wse_rx *rx, uint32_t tag, int ms, uint16_t *status)
+{
+	long long end = now_ms() + ms;
+	for (;;) {
+		struct wse_pkt p;
+		int r;
+		memset(&p, 0, sizeof(p));
+		while ((r = wse_rx_next(rx, &p)) != 0) {
+			/* A refusal of an unknown or event opcode carries that opcode,
+			 * which the host's decoder reports as BAD_OPCODE with the
+			 * intact header: it is still the answer. */
+			if ((r == 1 || r == WSE_ERROR_BAD_OPCODE) && (p.flags & WSE_FLAG_RESPONSE) &&
+			    p.tag == tag) {
+				*status = p.status;
+				return 1;
+			}
+		}
+		long long left = end - now_ms();
+		if (left <= 0)
+			return 0;
+		struct pollfd pf = {fd, POLLIN, 0};
+		if (poll(&pf, 1, (int)left) <= 0)
+			return 0;
+		size_t av;
+		uint8_t *sp = wse_rx_space(rx, &av);
+		ssize_t k = recv(fd, sp, av, 0);
+		if (k <= 0)
+			return 0;
+		wse_rx_commit(rx, (size_t)k);
+	}
+}
+
+static const uint8_t ops[] = {WSE_OP_INFO, WSE_OP_PING, WSE_OP_ABORT, WSE_OP_HALT,
+			      WSE_OP_MEM_READ, WSE_OP_MEM_WRITE, WSE_OP_CSR_READ, WSE_OP_CSR_WRITE,
+			      WSE_OP_ROUTE_READ, WSE_OP_REG_READ, WSE_OP_STREAM_IN, WSE_OP_STREAM_CREDIT,
+			      WSE_OP_PERF_READ, WSE_OP_FLASH_READ, WSE_OP_STREAM_OUT, WSE_OP_CONSOLE,
+			      0x7F, WSE_OP_RESET};
+
+static void test_mutations(unsigned count)
+{
+	char path[128];
+	pid_t pid = spawn_sim(path, sizeof(path));
+	CHECK(pid > 0, "spawn");
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	strcpy(sa.sun_path, path);
+	int r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	CHECK(r == 0, "connect: %s", strerror(errno));
+	struct wse_rx rx;
+	wse_rx_init(&rx, WSE_PROTO_MAX_PAYLOAD);
+	static uint8_t pl[4096], fr[4096 + 64];
+	unsigned answered = 0, refused = 0, garbage = 0;
+	long long t0 = now_ms();
+	for (unsigned i = 0; i < count && !fails; i++) {
+		uint32_t tag = i + 1;
+		struct wse_pkt p = {.major = WSE_PROTO_MAJOR, .minor = WSE_PROTO_MINOR, .tag = tag};
+		p.opcode = ops[rnd() % sizeof(ops)];
+		/* A plausible payload for the opcode, then mutated. */
+		uint32_t len;
+		switch (rnd() % 4) {
+		case 0: len = 4; break;
+		case 1: len = 12; break;
+		case 2: len = 8 * (1 + rnd() % 6); break;
+		default: len = rnd() % 80; break;
+		}
+		for (uint32_t k = 0; k < len; k++)
+			pl[k] = (uint8_t)rnd();
+		if (len >= 12 && rnd() % 2) { /* a tile access with small fields */
+			pl[0] = (uint8_t)(rnd() % (cols + 2));
+			pl[1] = (uint8_t)(rnd() % (rows + 2));
+			pl[2] = pl[3] = rnd() % 8 ? 0 : pl[3];
+			uint32_t a = rnd() % 2 ? 0x80100000u + (rnd() % 0x9000u) : rnd();
+			memcpy(pl + 4, &a, 4);
+			uint32_t c = rnd() % 4 ? 1 + rnd() % 4 : rnd();
+			memcpy(pl + 8, &c, 4);
+			if (p.opcode == WSE_OP_MEM_WRITE || p.opcode == WSE_OP_CSR_WRITE)
+				if (rnd() % 2 && c < 16 && 12 + 4 * c <= sizeof(pl))
+					len = 12 + 4 * c;
+		}
+		if (p.opcode == WSE_OP_STREAM_IN && len >= 16 && rnd() % 2) {
+			/* a chunk of dropped wavelets (color with no route) */
+			uint32_t n = (len - 8) / 8;
+			pl[0] = (uint8_t)((rnd() % 2) << 7 | rnd() % (rows + 1));
+			pl[1] = pl[2] = pl[3] = 0;
+			memcpy(pl + 4, &n, 4);
+			for (uint32_t k = 0; k < n; k++) {
+				uint64_t w = wse_wavelet(rnd(), 20, 0);
+				if (rnd() % 16 == 0)
+					w |= 1ull << 40;
+				memcpy(pl + 8 + 8 * k, &w, 8);
+			}
+		}
+		if (p.opcode == WSE_OP_HALT && len == 4 && rnd() % 2)
+			pl[2] = pl[3] = 0;
+		if (rnd() % 8 == 0)
+			p.major = (uint8_t)rnd();
+		p.length = len;
+		int n = wse_pkt_encode(fr, sizeof(fr), &p, pl);
+		CHECK(n > 0, "encode");
+		if (rnd() % 10 == 0) {
+			/* A damaged frame: flip a bit; may not be answered. */
+			fr[rnd() % (unsigned)n] ^= (uint8_t)(1u << (rnd() % 8));
+			sendall(fd, fr, (size_t)n);
+			uint8_t junk[8] = {0};
+			sendall(fd, junk, 8);
+			garbage++;
+			continue;
+		}
+		if (sendall(fd, fr, (size_t)n)) {
+			CHECK(0, "send failed at packet %u", i);
+			break;
+		}
+		uint16_t st = 0;
+		int ok = await(fd, &rx, tag, 10000, &st);
+		CHECK(ok, "packet %u (op %02x len %u) not answered", i, p.opcode, len);
+		answered++;
+		refused += st != 0;
+	}
+	/* Still answering. */
+	struct wse_pkt p = {.major = WSE_PROTO_MAJOR, .minor = WSE_PROTO_MINOR, .opcode = WSE_OP_PING,
+			    .tag = 0x7FFFFFFF, .length = 4};
+	int n = wse_pkt_encode(fr, sizeof(fr), &p, "ping");
+	sendall(fd, fr, (size_t)n);
+	uint16_t st = 1;
+	int ok = await(fd, &rx, 0x7FFFFFFF, 10000, &st);
+	CHECK(ok && st == 0, "ping after mutations");
+	printf("e2e: %u mutated requests: %u answered (%u refused), %u damaged frames, "
+	       "%.1f s\n", count, answered, refused, garbage, (now_ms() - t0) / 1000.0);
+	close(fd);
+	int ws;
+	waitpid(pid, &ws, 0);
+	CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "simulator exit %x", ws);
+	wse_rx_free(&rx);
+}
+
+/* ---- a simulator that dies ------------------------------------------------ */
+
+static void test_killed(void)
+{
+	char path[128], uri[160];
+	pid_t pid = spawn_sim(path, sizeof(path));
+	snprintf(uri, sizeof(uri), "sim:attach=%s", path);
+	wse_device *d;
+	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 3000};
+	int r = wse_open(&d, uri, &o);
+	CHECK(r == 0, "attach: %s", wse_strerror(r));
+	if (r)
+		return;
+	/* A second host is refused. */
+	wse_device *d2;
+	r = wse_open(&d2, uri, &o);
+	CHECK(r == WSE_ERROR_BUSY, "second host: %d", r);
+	if (!r)
+		wse_close(d2);
+	CHECK(wse_ping(d, "x", 1) == 0, "ping");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	long long t0 = now_ms();
+	uint32_t v;
+	r = wse_mem_read(d, 0, 0, 0x80100000u, &v, 4);
+	CHECK(r < 0, "read from a dead simulator: %d", r);
+	r = wse_ping(d, "x", 1);
+	CHECK(r == WSE_ERROR_NO_DEVICE, "ping a dead simulator: %d (%s)", r, wse_strerror(r));
+	CHECK(now_ms() - t0 < 8000, "errors took %lld ms", now_ms() - t0);
+	wse_close(d);
+	unlink(path);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4) {
+		fprintf(stderr, "usage: e2e BOARD COLS ROWS [MUTATIONS]\n");
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	board = argv[1];
+	cols = (unsigned)atoi(argv[2]);
+	rows = (unsigned)atoi(argv[3]);
+	unsigned muts = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
+	long long t0 = now_ms();
+	test_info_mem_stream();
+	printf("e2e: %s info/memory/stream/range: %s (%.1f s)\n", board, fails ? "FAIL" : "ok",
+	       (now_ms() - t0) / 1000.0);
+	test_killed();
+	printf("e2e: %s killed simulator: %s\n", board, fails ? "FAIL" : "ok");
+	if (muts)
+		test_mutations(muts);
+	printf("e2e: %s %s\n", board, fails ? "FAIL" : "PASS");
+	return fails ? 1 : 0;
+}
