@@ -16,7 +16,7 @@
 
 /* End the run: code 0 = pass (tohost = 1), else tohost = (code << 1) | 1.
  * On pass, the signature region (begin_signature..end_signature), if the
- * program has one, is first printed as "S:xxxxxxxx" lines. */
+ * program has one, is first printed as lines "S:" + 8 hex digits. */
 void wse_exit(int code) __attribute__((noreturn));
 /* One character to the console (HTIF console: QEMU and the tile print it). */
 void wse_putc(char c);
