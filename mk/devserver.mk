@@ -18,9 +18,9 @@ DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) rtl/host_if/hif_pkg.sv rtl/host_if/hif
 	rtl/host_if/hif_exec.sv $(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
 
 define DS_BOARD_RULES
-$(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb sim/gen_dtb_pkg.py | deps
+$(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
 	@mkdir -p $$(dir $$@)
-	python3 sim/gen_dtb_pkg.py $$< $$@ "wsemu-sim $(DS_REV)"
+	$(CFGGEN) $$< --rom $$@ --build-id "wsemu-sim $(DS_REV)"
 endef
 $(foreach b,$(DS_BOARDS) sim-8x8,$(eval $(call DS_BOARD_RULES,$(b))))
 

@@ -20,6 +20,21 @@ for dts in boards/sim-*/sim-*.dts; do
 	fi
 done
 
+# The DTB ROM of the host interface holds the blob byte for byte.
+"$gen" "$out/sim-4x4.dtb" --rom "$out/rom.sv" --build-id "test id" || bad "rom: generator failed"
+perl -ne 'if (/DtbRom = \{(.*)\};/) { my @w = reverse map { s/64.h//r } split /, /, $1;
+	print map { scalar reverse pack("H16", $_) } @w }' "$out/rom.sv" > "$out/rom.bin"
+n=$(stat -c %s "$out/sim-4x4.dtb")
+if grep -q "DtbBytes = $n;" "$out/rom.sv" && cmp -s -n "$n" "$out/rom.bin" "$out/sim-4x4.dtb"; then
+	ok "rom holds the $n-byte DTB"
+else
+	bad "rom does not reproduce the DTB"
+fi
+grep -q "BuildId = 256'h0*6469207473657" "$out/rom.sv" && ok "rom build id" || bad "rom build id"
+if "$gen" "$out/sim-4x4.dtb" --rom "$out/rom2.sv" 2>/dev/null || [ -e "$out/rom2.sv" ]; then
+	bad "rom without build id accepted"
+else ok "rom without build id refused"; fi
+
 # Each case: a sed edit of sim-4x4.dts, and the text the error must contain.
 check_rejects() {
 	local name=$1 edit=$2 want=$3
