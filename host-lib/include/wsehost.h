@@ -217,6 +217,21 @@ struct wse_link_stats {
 };
 WSE_API int wse_get_link_stats(wse_device *dev, struct wse_link_stats *st);
 
+/* Load the PT_LOAD segments of a little-endian RISC-V ELF32 image (in
+ * memory, len bytes) into tile (x, y), or every tile with x = y =
+ * WSE_ALL_TILES. Halt the tiles first (TILE_CTRL, docs/register-map.md).
+ * The image is checked before anything is written.
+ * Errors: INVALID_PARAM (NULL), MALFORMED (not a RISC-V ELF32, headers or
+ * segments outside the image), RANGE (a segment outside the tile's IMEM or
+ * DMEM, or a tile outside the mesh), NO_MEM, and those of wse_mem_write. */
+WSE_API int wse_load_elf(wse_device *dev, unsigned x, unsigned y,
+			 const void *image, size_t len);
+/* Value of symbol name in the image's symbol table.
+ * Errors: INVALID_PARAM (NULL), MALFORMED (not a RISC-V ELF32, tables
+ * outside the image), NOT_FOUND (no such symbol). */
+WSE_API int wse_elf_symbol(const void *image, size_t len, const char *name,
+			   uint32_t *value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -279,7 +279,7 @@ static int check_edges(const struct wse_route_plan *p,
 				if (!rx || !tx)
 					continue;
 				for (unsigned q = 0; q < 4; q++) {
-					unsigned nx, ny, nrx, ntx;
+					unsigned nx, ny, nrx = 0, ntx = 0;
 					if (!(tx & BIT(q)))
 						continue;
 					if (!neighbour(p, x, y, q, &nx, &ny)) {

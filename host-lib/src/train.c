@@ -18,6 +18,7 @@
 
 #include "fmnist.h"
 #include "memoryx.h"
+#include "train_mesh.h"
 #include "train_ref.h"
 
 #define TR_MAX_KEYS 64
@@ -34,6 +35,8 @@ struct tr_params {
 	struct mx_opt_cfg opt;
 	char backend[32];
 	unsigned rows, cols;
+	char device[256];       /* mesh backend: device URI ("" = default simulator) */
+	int timeout_ms;         /* mesh backend: bound of every wait on the device */
 	char memoryx_file[1024];
 	/* every key = value of the file, for wse_train_get_param */
 	unsigned nkv;
@@ -43,6 +46,7 @@ struct tr_params {
 
 struct wse_train {
 	struct tr_params p;
+	struct train_mesh *mesh; /* mesh backend, else NULL */
 	struct mx_store st;
 	int iw[TRAIN_REF_MAX_LAYERS], ib[TRAIN_REF_MAX_LAYERS];
 	int s1[2 * TRAIN_REF_MAX_LAYERS], s2[2 * TRAIN_REF_MAX_LAYERS];
@@ -137,6 +141,7 @@ static void params_defaults(struct tr_params *p)
 	snprintf(p->backend, sizeof(p->backend), "host-reference");
 	p->rows = 4;
 	p->cols = 4;
+	p->timeout_ms = 600000;
 }
 
 /* One key = value. Returns NULL or the problem. */
@@ -219,11 +224,18 @@ static const char *params_set(struct tr_params *p, const char *k, const char *v)
 			return "must be a number in [0, 1]";
 		p->opt.weight_decay = f;
 	} else if (!strcmp(k, "runtime.backend")) {
-		if (!strcmp(v, "mesh"))
-			return "the mesh backend is not available in this version; use host-reference";
-		if (strcmp(v, "host-reference"))
-			return "must be host-reference";
-		memcpy(p->backend, "host-reference", sizeof("host-reference"));
+		if (strcmp(v, "host-reference") && strcmp(v, "mesh"))
+			return "must be mesh or host-reference";
+		snprintf(p->backend, sizeof(p->backend), "%s",
+			 strcmp(v, "mesh") ? "host-reference" : "mesh");
+	} else if (!strcmp(k, "runtime.device")) {
+		if (strlen(v) >= sizeof(p->device))
+			return "URI too long";
+		snprintf(p->device, sizeof(p->device), "%s", v);
+	} else if (!strcmp(k, "runtime.timeout_ms")) {
+		if (parse_u64(v, 100, 86400000, &u))
+			return "must be an integer 100..86400000";
+		p->timeout_ms = (int)u;
 	} else if (!strcmp(k, "runtime.mesh")) {
 		unsigned r, c;
 		char x;
@@ -463,6 +475,16 @@ int wse_train_create(wse_train **out, const char *params_file,
 			goto fail;
 		}
 	}
+	if (!strcmp(p->backend, "mesh")) {
+		unsigned rows, cols;
+
+		rc = train_mesh_open(&t->mesh, p->device, p->nlayers, p->dims, p->batch,
+				     p->timeout_ms, &rows, &cols, t->err, sizeof(t->err));
+		if (rc)
+			goto fail;
+		p->rows = rows; /* the reference order follows the device */
+		p->cols = cols;
+	}
 	*out = t;
 	return 0;
 fail:
@@ -476,6 +498,7 @@ void wse_train_destroy(wse_train *t)
 {
 	if (!t)
 		return;
+	train_mesh_close(t->mesh);
 	mx_store_free(&t->st);
 	fm_free(&t->train);
 	fm_free(&t->test);
@@ -527,6 +550,24 @@ static void ref_net(const wse_train *t, struct train_ref_net *net)
 	}
 }
 
+/* One pass on the configured backend. */
+static int backend_pass(wse_train *t, const struct train_ref_net *net, const float *x,
+			const uint8_t *labels, unsigned B, unsigned norm,
+			struct train_ref_out *o)
+{
+	if (t->mesh) {
+		int rc = train_mesh_pass(t->mesh, net, x, labels, B, norm, o);
+
+		return rc ? tr_fail(t, rc, "%s", train_mesh_last_error(t->mesh)) : 0;
+	}
+	int rc = train_ref_pass(net, x, labels, B, norm, o);
+
+	if (rc)
+		return tr_fail(t, rc == -2 ? WSE_ERROR_NO_MEM : WSE_ERROR_INVALID_PARAM,
+			       "host-reference backend: pass failed (%d)", rc);
+	return 0;
+}
+
 /* Next batch of the training stream, in the epoch's order. */
 static void next_batch(wse_train *t)
 {
@@ -569,11 +610,10 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 			o.db[l] = mb ? t->gt[2 * l + 1] : t->g[2 * l + 1];
 		}
 		next_batch(t);
-		int rc = train_ref_pass(&net, t->xb, t->yb, p->batch, norm, &o);
+		int rc = backend_pass(t, &net, t->xb, t->yb, p->batch, norm, &o);
 
 		if (rc)
-			return tr_fail(t, rc == -2 ? WSE_ERROR_NO_MEM : WSE_ERROR_INVALID_PARAM,
-				       "host-reference backend: pass failed (%d)", rc);
+			return rc;
 		if (mb)
 			for (unsigned q = 0; q < 2 * L; q++)
 				mx_grad_accumulate(t->st.t[q % 2 ? t->ib[q / 2] : t->iw[q / 2]].count,
@@ -633,10 +673,10 @@ int wse_train_eval(wse_train *t, uint32_t max_examples, struct wse_train_metrics
 		struct train_ref_out o;
 
 		memset(&o, 0, sizeof(o));
-		rc = train_ref_pass(&net, t->test.x + (size_t)e * t->test.features,
-				    t->test.y + e, B, B, &o);
+		rc = backend_pass(t, &net, t->test.x + (size_t)e * t->test.features,
+				  t->test.y + e, B, B, &o);
 		if (rc)
-			return tr_fail(t, WSE_ERROR_NO_MEM, "host-reference backend: eval failed");
+			return rc;
 		loss_sum = loss_sum + o.loss_sum;
 		correct += o.correct;
 	}

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * mlp_train.c - the MLP training kernel: one pass (forward, softmax
+ * cross-entropy, backward) of a batch on every PE of the mesh, following
+ * docs/training-dataflow.md operation for operation.
+ *
+ * The core only issues vector operations (the engine runs them in order,
+ * so a PE's fabric traffic is in program order on both ends of every
+ * link); it computes the softmax itself and masks deltas by the ReLU.
+ * Every streamed weight drives one FMACS pass over the PE's token slots.
+ * The host fills wse_mlp_params (include/wsemu/wse_mlp_abi.h), resets the
+ * core, streams the weights in and takes the gradients out; the kernel
+ * ends with wse_exit(0), which the host sees as the tile's DONE.
+ */
+#include "wse_rt.h"
+#include "wse_df.h"
+#include "wse_math.h"
+#include <wsemu/wse_mlp_abi.h>
+
+struct wse_mlp_params wse_mlp_params __attribute__((section(".data.wse_mlp_params"), used));
+
+#define P wse_mlp_params
+#define F(a) ((float *)(uintptr_t)(a))
+
+/* Descriptor roles: 0 dst, 1 a, 2 B. */
+#define MEM(d, base, l0, s0, l1, s1) wse_dsd_mem(d, (uint32_t)(base), l0, s0, l1, s1, 0)
+#define FAB(d, color, l0, l1) wse_dsd_fabric(d, color, l0, l1)
+#define OP(op, bmode) wse_vop(WSE_VOP(op, 0, 1, 2, bmode))
+
+static uint32_t R, C, r, c, Tc;
+
+/* dst[0..n) = +0 */
+static void vzero(uint32_t dst, uint32_t n)
+{
+	MEM(0, dst, n, 1, 1, 0);
+	MEM(1, P.zeros, n, 1, 1, 0);
+	OP(WSE_V_FMOVS, WSE_B_VEC);
+}
+
+/* part[j] = fused chain over the k streamed scalars: part = +0, then
+ * part[j] = fma(src[s][j], w_s, part[j]) for s = 0..k-1 (one pass per
+ * wavelet of color 0). */
+static void stream_fmacs(uint32_t src, uint32_t k)
+{
+	vzero(P.part, Tc);
+	if (!k)
+		return;
+	MEM(0, P.part, Tc, 1, k, 0);
+	MEM(1, src, Tc, 1, k, Tc);
+	FAB(2, WSE_MLP_C_WEIGHTS, 1, k);
+	OP(WSE_V_FMACS, WSE_B_PERPASS);
+}
+
+/*
+ * Reduce part down the column (rows 0 -> R-1, s_r = s_{r-1} + p_r) and
+ * bring the total to row `owner`; there, write it to `out` (Tc words), plus
+ * the bias from color 0 if `bias`. Every other row only forwards.
+ */
+static void column_reduce(uint32_t owner, uint32_t out, int bias)
+{
+	uint32_t total = bias ? P.sum : out; /* where the chain's total lands */
+
+	if (R == 1) {
+		total = P.part;
+	} else if (r == 0) {
+		FAB(0, wse_mlp_reduce_color(0), Tc, 1);
+		MEM(1, P.part, Tc, 1, 1, 0);
+		OP(WSE_V_FMOVS, WSE_B_VEC);
+	} else {
+		if (r < R - 1)
+			FAB(0, wse_mlp_reduce_color(r), Tc, 1);
+		else if (owner == R - 1)
+			MEM(0, total, Tc, 1, 1, 0);
+		else
+			FAB(0, wse_mlp_return_color(r, R), Tc, 1);
+		MEM(1, P.part, Tc, 1, 1, 0);
+		FAB(2, wse_mlp_reduce_color(r - 1), Tc, 1);
+		OP(WSE_V_FADDS, WSE_B_VEC);
+	}
+	if (R > 1 && owner != R - 1 && r >= owner && r < R - 1) {
+		/* the return chain from row R-1 north to the owner */
+		if (r == owner)
+			MEM(0, total, Tc, 1, 1, 0);
+		else
+			FAB(0, wse_mlp_return_color(r, R), Tc, 1);
+		FAB(1, wse_mlp_return_color(r + 1, R), Tc, 1);
+		OP(WSE_V_FMOVS, WSE_B_VEC);
+	}
+	if (r != owner)
+		return;
+	if (bias) {
+		MEM(0, out, Tc, 1, 1, 0);
+		MEM(1, total, Tc, 1, 1, 0);
+		FAB(2, WSE_MLP_C_WEIGHTS, 1, 1);
+		OP(WSE_V_FADDS, WSE_B_PERPASS);
+	} else if (total != out) {
+		MEM(0, out, Tc, 1, 1, 0);
+		MEM(1, total, Tc, 1, 1, 0);
+		OP(WSE_V_FMOVS, WSE_B_VEC);
+	}
+}
+
+/* Forward of layer l: z[o] = chain of row partials + b[o] at o's owner,
+ * ReLU for hidden layers. */
+static void forward(uint32_t l)
+{
+	uint32_t ni = P.dims[l], no = P.dims[l + 1];
+	uint32_t ai = wse_mlp_count(ni, r, R);
+	int hidden = l + 1 < P.nlayers;
+
+	for (uint32_t o = 0; o < no; o++) {
+		uint32_t owner = o % R, out = P.act[l + 1] + 4 * (o / R) * Tc;
+
+		stream_fmacs(P.act[l], ai);
+		column_reduce(owner, out, 1);
+		if (hidden && r == owner) {
+			MEM(0, out, Tc, 1, 1, 0);
+			MEM(1, out, Tc, 1, 1, 0);
+			OP(WSE_V_RELU, WSE_B_VEC);
+		}
+	}
+}
+
+static float fmax_rv(float a, float b)
+{
+	float m;
+	__asm__("fmax.s %0, %1, %2" : "=f"(m) : "f"(a), "f"(b));
+	return m;
+}
+
+/* All-reduce of v[0..Tc) down the column: rows 0 -> R-1 combine with
+ * op (max or add), row R-1 sends the result back north, every row keeps
+ * it. */
+static void column_allreduce(float *v, int is_max)
+{
+	if (R == 1)
+		return;
+	if (r > 0)
+		for (uint32_t j = 0; j < Tc; j++) {
+			float in = wse_recv_f(wse_mlp_reduce_color(r - 1));
+			v[j] = is_max ? fmax_rv(in, v[j]) : in + v[j];
+		}
+	if (r < R - 1) {
+		for (uint32_t j = 0; j < Tc; j++)
+			wse_send_f(wse_mlp_reduce_color(r), v[j]);
+		for (uint32_t j = 0; j < Tc; j++)
+			v[j] = wse_recv_f(wse_mlp_return_color(r + 1, R));
+	}
+	if (r > 0)
+		for (uint32_t j = 0; j < Tc; j++)
+			wse_send_f(wse_mlp_return_color(r, R), v[j]);
+}
+
+/* Softmax cross-entropy of the logits act[L]; deltas to delta[0]. */
+static void softmax(void)
+{
+	uint32_t K = P.dims[P.nlayers], ak = wse_mlp_count(K, r, R);
+	float *z = F(P.act[P.nlayers]), *dz = F(P.delta[0]);
+	float *M = F(P.scratch), *S = M + Tc;
+	const uint32_t *lab = (const uint32_t *)(uintptr_t)P.labels;
+	float *loss = F(P.loss);
+	uint32_t *cand = (uint32_t *)(uintptr_t)P.cand;
+	union { uint32_t u; float f; } invn = { P.inv_n };
+
+	for (uint32_t j = 0; j < Tc; j++) {
+		float m = -__builtin_inff();
+
+		for (uint32_t s = 0; s < ak; s++)
+			m = fmax_rv(m, z[s * Tc + j]);
+		M[j] = m;
+	}
+	column_allreduce(M, 1);
+	for (uint32_t j = 0; j < Tc; j++) {
+		float s = 0.0f;
+
+		for (uint32_t q = 0; q < ak; q++) {
+			float e = wse_expf(z[q * Tc + j] - M[j]);
+
+			dz[q * Tc + j] = e;
+			s = s + e;
+		}
+		S[j] = s;
+	}
+	column_allreduce(S, 0);
+	for (uint32_t j = 0; j < Tc; j++) {
+		float rinv = 1.0f / S[j];
+		uint32_t y = lab[j];
+
+		cand[j] = K;
+		for (uint32_t q = 0; q < ak; q++) {
+			uint32_t k = r + q * R;
+
+			if (j >= P.nvalid) {
+				dz[q * Tc + j] = 0.0f;
+				continue;
+			}
+			if (cand[j] == K && z[q * Tc + j] == M[j])
+				cand[j] = k;
+			float p = dz[q * Tc + j] * rinv;
+			float g = (k == y) ? p - 1.0f : p;
+
+			dz[q * Tc + j] = g * invn.f;
+		}
+		if (j < P.nvalid && y % R == r)
+			loss[j] = wse_logf(S[j]) - (z[(y / R) * Tc + j] - M[j]);
+	}
+}
+
+/* Backward, weights and biases of layer l from the deltas at dz. */
+static void backward_weights(uint32_t l, uint32_t dz)
+{
+	uint32_t ni = P.dims[l], no = P.dims[l + 1];
+	uint32_t ai = wse_mlp_count(ni, r, R);
+	uint32_t gout = wse_mlp_grad_color(c), gin = c ? wse_mlp_grad_color(c - 1) : 0;
+
+	for (uint32_t o = 0; o < no; o++) {
+		uint32_t owner = o % R, src = dz + 4 * (o / R) * Tc;
+
+		/* 1. dz[o] to every row: owner -> row 0 (return chain), row 0
+		 * multicasts down the column */
+		if (R == 1 || (owner == 0 && r == 0)) {
+			MEM(0, P.dvec, Tc, 1, 1, 0);
+			MEM(1, src, Tc, 1, 1, 0);
+			OP(WSE_V_FMOVS, WSE_B_VEC);
+		} else if (r <= owner) {
+			if (r == owner)
+				MEM(1, src, Tc, 1, 1, 0);
+			else
+				FAB(1, wse_mlp_return_color(r + 1, R), Tc, 1);
+			if (r == 0)
+				MEM(0, P.dvec, Tc, 1, 1, 0);
+			else
+				FAB(0, wse_mlp_return_color(r, R), Tc, 1);
+			OP(WSE_V_FMOVS, WSE_B_VEC);
+		}
+		if (R > 1) {
+			if (r == 0) {
+				FAB(0, WSE_MLP_C_DELTA, Tc, 1);
+				MEM(1, P.dvec, Tc, 1, 1, 0);
+			} else {
+				MEM(0, P.dvec, Tc, 1, 1, 0);
+				FAB(1, WSE_MLP_C_DELTA, Tc, 1);
+			}
+			OP(WSE_V_FMOVS, WSE_B_VEC);
+		}
+		/* 2. g[s] = fused chain over token slots j of dz[j] * x[s][j] */
+		if (ai) {
+			vzero(P.grad, ai);
+			MEM(0, P.grad, ai, 1, Tc, 0);
+			MEM(1, P.act[l], ai, Tc, Tc, 1);
+			MEM(2, P.dvec, 1, 0, Tc, 1);
+			OP(WSE_V_FMACS, WSE_B_PERPASS);
+			/* 3. row chain toward the east outlet */
+			FAB(0, gout, ai, 1);
+			MEM(1, P.grad, ai, 1, 1, 0);
+			if (c == 0) {
+				OP(WSE_V_FMOVS, WSE_B_VEC);
+			} else {
+				FAB(2, gin, ai, 1);
+				OP(WSE_V_FADDS, WSE_B_VEC);
+			}
+		}
+		/* 4. bias gradient on the owner row: ((+0 + dz[0]) + dz[1]) ... */
+		if (r == owner) {
+			vzero(P.bsum, 1);
+			MEM(0, P.bsum, Tc, 0, 1, 0);
+			MEM(1, P.bsum, Tc, 0, 1, 0);
+			MEM(2, P.dvec, Tc, 1, 1, 0);
+			OP(WSE_V_FADDS, WSE_B_VEC);
+			FAB(0, gout, 1, 1);
+			MEM(1, P.bsum, 1, 1, 1, 0);
+			if (c == 0) {
+				OP(WSE_V_FMOVS, WSE_B_VEC);
+			} else {
+				FAB(2, gin, 1, 1);
+				OP(WSE_V_FADDS, WSE_B_VEC);
+			}
+		}
+	}
+}
+
+/* Backward, inputs of layer l >= 1: transposed weight stream; the delta of
+ * input feature i lands at its owner, masked by the ReLU of the input. */
+static void backward_inputs(uint32_t l, uint32_t dz, uint32_t dz_in)
+{
+	uint32_t ni = P.dims[l], no = P.dims[l + 1];
+	uint32_t ao = wse_mlp_count(no, r, R), ai = wse_mlp_count(ni, r, R);
+
+	for (uint32_t i = 0; i < ni; i++) {
+		stream_fmacs(dz, ao);
+		column_reduce(i % R, dz_in + 4 * (i / R) * Tc, 0);
+	}
+	wse_vwait();
+	float *d = F(dz_in);
+	const float *h = F(P.act[l]);
+
+	for (uint32_t k = 0; k < ai * Tc; k++)
+		d[k] = (h[k] > 0.0f) ? d[k] : 0.0f;
+}
+
+static int __attribute__((noinline)) pass(void)
+{
+	if (P.magic != WSE_MLP_MAGIC || P.nlayers == 0 || P.nlayers > WSE_MLP_MAX_LAYERS)
+		return 3;
+	R = P.rows;
+	C = P.cols;
+	r = P.y;
+	c = P.x;
+	Tc = P.tc;
+
+	uint32_t nz = Tc;
+	for (uint32_t l = 0; l <= P.nlayers; l++)
+		if (wse_mlp_count(P.dims[l], r, R) > nz)
+			nz = wse_mlp_count(P.dims[l], r, R);
+	float *zeros = F(P.zeros);
+	for (uint32_t k = 0; k < nz; k++)
+		zeros[k] = 0.0f;
+
+	for (uint32_t l = 0; l < P.nlayers; l++)
+		forward(l);
+	wse_vwait();
+	softmax();
+	if (P.mode == WSE_MLP_MODE_TRAIN) {
+		uint32_t cur = 0;
+
+		for (uint32_t l = P.nlayers; l-- > 0;) {
+			backward_weights(l, P.delta[cur]);
+			if (l > 0) {
+				backward_inputs(l, P.delta[cur], P.delta[cur ^ 1]);
+				cur ^= 1;
+			}
+		}
+	}
+	wse_vwait();
+	P.cycles = wse_cycles();
+	return 0;
+}
+
+int main(void)
+{
+	/* mstatus.FS resets Off (docs/core.md): turn the F extension on before
+	 * any floating-point instruction */
+	__asm__ volatile("csrs mstatus, %0" :: "r"(1u << 13) : "memory");
+	return pass();
+}

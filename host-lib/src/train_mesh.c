@@ -1,0 +1,605 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * train_mesh.c - the mesh backend of the training API (train_mesh.h).
+ *
+ * Per pass: halt and reset the cores, write each tile's parameter block,
+ * its slice of the input batch and the labels, grant the east outlets the
+ * gradient count, release the cores, stream the weights in (forward, then
+ * transposed for backward-inputs) and take the gradients out, wait for
+ * every tile's end and read the per-token metrics. The kernel
+ * (firmware/kernels/mlp, embedded in the library) does the arithmetic; the
+ * order of what is streamed is the contract of include/wsemu/wse_mlp_abi.h
+ * and docs/training-dataflow.md.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "train_mesh.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <wsemu/wse_mlp_abi.h>
+
+#include "wse_route.h"
+#include "wsehost.h"
+
+/* The kernel image (generated at build time from the ELF). */
+extern const unsigned char wse_mlp_kernel_elf[];
+extern const size_t wse_mlp_kernel_elf_len;
+
+/* Tile registers on the management network (docs/register-map.md). */
+#define REG_TILE_CTRL 0x4u
+#define REG_TILE_STATUS 0x8u
+#define CTRL_HALT 0x1u
+#define CTRL_CORE_RESET 0x2u
+#define ST_DONE 0x2u
+#define ST_FAILED 0x4u
+#define DMEM_BASE 0x80100000u
+
+#define PN (1u << WSE_PORT_NORTH)
+#define PE (1u << WSE_PORT_EAST)
+#define PS (1u << WSE_PORT_SOUTH)
+#define PW (1u << WSE_PORT_WEST)
+#define PR (1u << WSE_PORT_RAMP)
+
+struct train_mesh {
+	wse_device *dev;
+	struct wse_info info;
+	unsigned R, C;
+	int timeout_ms;
+	uint32_t params_addr, heap_lo, heap_hi;
+	struct train_mesh_stats st;
+	char err[512];
+};
+
+static int tm_fail(struct train_mesh *m, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int tm_fail(struct train_mesh *m, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->err, sizeof(m->err), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- routes ------------------------------------------------------------ */
+
+struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
+					     const uint8_t color_vc[32],
+					     unsigned num_vc);
+
+/* The plan of docs/training-dataflow.md section 6. */
+struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
+					     const uint8_t color_vc[32],
+					     unsigned num_vc)
+{
+	struct wse_route_plan *p = wse_route_plan_new(cols, rows, color_vc, num_vc);
+	int r = p ? 0 : -1;
+
+	for (unsigned y = 0; !r && y < rows; y++) {
+		r = wse_route_row_multicast(p, WSE_MLP_C_WEIGHTS, y);
+		for (unsigned x = 0; !r && x < cols; x++) {
+			r = wse_route_set(p, x, y, wse_mlp_grad_color(x), PR, PE);
+			if (!r && x > 0)
+				r = wse_route_set(p, x, y, wse_mlp_grad_color(x - 1), PW, PR);
+		}
+	}
+	for (unsigned x = 0; !r && x < cols && rows > 1; x++) {
+		r = wse_route_column_chain(p, WSE_MLP_C_REDUCE_A, WSE_MLP_C_REDUCE_B, x, 0, rows - 1);
+		if (!r)
+			r = wse_route_column_chain(p, WSE_MLP_C_RETURN_A, WSE_MLP_C_RETURN_B, x,
+						   rows - 1, 0);
+		for (unsigned y = 0; !r && y < rows; y++)
+			r = wse_route_set(p, x, y, WSE_MLP_C_DELTA, y == 0 ? PR : PN,
+					  (y == 0 ? 0 : PR) | (y + 1 < rows ? PS : 0));
+	}
+	if (r) {
+		wse_route_plan_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int write_routes(struct train_mesh *m)
+{
+	struct wse_route_plan *p = train_mesh_route_plan(m->C, m->R, m->info.color_vc,
+							 m->info.num_vc);
+	struct wse_route_report rep;
+	int r;
+
+	if (!p)
+		return tm_fail(m, WSE_ERROR_NO_MEM, "mesh backend: cannot build the route plan");
+	if ((r = wse_route_check(p, &rep))) {
+		wse_route_plan_free(p);
+		return tm_fail(m, WSE_ERROR_DEVICE, "mesh backend: route plan refused: %s",
+			       rep.text);
+	}
+	for (unsigned y = 0; y < m->R && !r; y++)
+		for (unsigned x = 0; x < m->C && !r; x++) {
+			uint32_t e[WSE_FIRST_INFRA_COLOR];
+
+			for (unsigned c = 0; c < WSE_FIRST_INFRA_COLOR; c++) {
+				unsigned rx, tx;
+
+				wse_route_get(p, x, y, c, &rx, &tx);
+				e[c] = rx << 8 | tx;
+			}
+			r = wse_route_write(m->dev, x, y, 0, e, WSE_FIRST_INFRA_COLOR);
+		}
+	wse_route_plan_free(p);
+	return r ? tm_fail(m, r, "mesh backend: route write: %s", wse_strerror(r)) : 0;
+}
+
+/* ---- layout ------------------------------------------------------------ */
+
+struct layout {
+	unsigned tc;
+	struct wse_mlp_params p; /* addresses; per-tile fields set later */
+	uint32_t bytes;          /* buffer bytes needed */
+};
+
+static unsigned rows_of(unsigned n, unsigned R) { return (n + R - 1) / R; }
+
+/* Buffers of docs/training-dataflow.md section 9 for a batch of B; the
+ * widest row (row 0) sizes every tile's buffers. */
+static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *dims,
+			unsigned B, struct layout *lo)
+{
+	unsigned R = m->R, tc = (B + m->C - 1) / m->C;
+	unsigned amax_all = 0, amax_delta = 0, amax_in = 0;
+	uint32_t a = m->heap_lo;
+
+	memset(lo, 0, sizeof(*lo));
+	lo->tc = tc;
+	for (unsigned l = 0; l <= L; l++) {
+		unsigned n = rows_of(dims[l], R);
+
+		amax_all = n > amax_all ? n : amax_all;
+		if (l >= 1)
+			amax_delta = n > amax_delta ? n : amax_delta;
+		if (l < L)
+			amax_in = n > amax_in ? n : amax_in;
+	}
+#define TAKE(field, words) do { lo->p.field = a; a += 4u * (uint32_t)(words); } while (0)
+	for (unsigned l = 0; l <= L; l++)
+		TAKE(act[l], rows_of(dims[l], R) * tc);
+	TAKE(delta[0], amax_delta * tc);
+	TAKE(delta[1], amax_delta * tc);
+	TAKE(part, tc);
+	TAKE(sum, tc);
+	TAKE(dvec, tc);
+	TAKE(grad, amax_in);
+	TAKE(bsum, 1);
+	TAKE(zeros, amax_all > tc ? amax_all : tc);
+	TAKE(labels, tc);
+	TAKE(loss, tc);
+	TAKE(cand, tc);
+	TAKE(scratch, 2 * tc);
+#undef TAKE
+	lo->bytes = a - m->heap_lo;
+	lo->p.magic = WSE_MLP_MAGIC;
+	lo->p.rows = R;
+	lo->p.cols = m->C;
+	lo->p.tc = tc;
+	lo->p.nlayers = L;
+	for (unsigned l = 0; l <= L; l++)
+		lo->p.dims[l] = dims[l];
+}
+
+static int check_fit(struct train_mesh *m, unsigned L, const unsigned *dims, unsigned B)
+{
+	struct layout lo;
+
+	plan_layout(m, L, dims, B, &lo);
+	if (lo.bytes > m->heap_hi - m->heap_lo)
+		return tm_fail(m, WSE_ERROR_NO_MEM,
+			       "model does not fit the mesh: each tile needs %u bytes of DMEM for "
+			       "its buffers (batch %u on %u x %u tiles), %u are available "
+			       "(DMEM %u bytes less the kernel's data and stack)",
+			       lo.bytes, B, m->C, m->R, m->heap_hi - m->heap_lo,
+			       m->info.dmem_bytes);
+	return 0;
+}
+
+/* ---- open / close -------------------------------------------------------- */
+
+int train_mesh_open(struct train_mesh **out, const char *uri, unsigned nlayers,
+		    const unsigned *dims, unsigned max_batch, int timeout_ms,
+		    unsigned *rows, unsigned *cols, char *err, size_t errlen)
+{
+	struct train_mesh *m = calloc(1, sizeof(*m));
+	struct wse_open_opts oo = { .size = sizeof(oo), .timeout_ms = timeout_ms };
+	uint32_t bss_end = 0, stack_top = 0, stack_size = 0;
+	int r;
+
+	*out = NULL;
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return WSE_ERROR_NO_MEM;
+	}
+	m->timeout_ms = timeout_ms;
+	if ((r = wse_open(&m->dev, uri, &oo))) {
+		tm_fail(m, r, "mesh backend: cannot open device %s: %s",
+			uri && *uri ? uri : "sim:board=sim-4x4", wse_strerror(r));
+		goto fail;
+	}
+	m->info.size = sizeof(m->info);
+	if ((r = wse_get_info(m->dev, &m->info)))
+		goto fail_io;
+	m->R = m->info.rows;
+	m->C = m->info.columns;
+	if ((r = wse_elf_symbol(wse_mlp_kernel_elf, wse_mlp_kernel_elf_len, "wse_mlp_params",
+				&m->params_addr)) ||
+	    (r = wse_elf_symbol(wse_mlp_kernel_elf, wse_mlp_kernel_elf_len, "__bss_end",
+				&bss_end)) ||
+	    (r = wse_elf_symbol(wse_mlp_kernel_elf, wse_mlp_kernel_elf_len, "__stack_top",
+				&stack_top)) ||
+	    (r = wse_elf_symbol(wse_mlp_kernel_elf, wse_mlp_kernel_elf_len, "__stack_size",
+				&stack_size))) {
+		tm_fail(m, r, "mesh backend: kernel image: %s", wse_strerror(r));
+		goto fail;
+	}
+	if ((uint64_t)stack_top > (uint64_t)DMEM_BASE + m->info.dmem_bytes) {
+		r = tm_fail(m, WSE_ERROR_NOT_SUPPORTED,
+			    "mesh backend: the kernel needs %u bytes of DMEM, the device's tiles have %u",
+			    stack_top - DMEM_BASE, m->info.dmem_bytes);
+		goto fail;
+	}
+	m->heap_lo = (bss_end + 15u) & ~15u;
+	m->heap_hi = stack_top - stack_size;
+	if ((r = check_fit(m, nlayers, dims, max_batch)))
+		goto fail;
+	if ((r = wse_reset(m->dev)) ||
+	    (r = wse_reg_write(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, REG_TILE_CTRL,
+			       CTRL_HALT | CTRL_CORE_RESET)) ||
+	    (r = wse_load_elf(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, wse_mlp_kernel_elf,
+			      wse_mlp_kernel_elf_len)))
+		goto fail_io;
+	if ((r = write_routes(m)))
+		goto fail;
+	*rows = m->R;
+	*cols = m->C;
+	*out = m;
+	return 0;
+fail_io:
+	tm_fail(m, r, "mesh backend: loading the device: %s", wse_strerror(r));
+fail:
+	snprintf(err, errlen, "%s", m->err);
+	train_mesh_close(m);
+	return r;
+}
+
+void train_mesh_close(struct train_mesh *m)
+{
+	if (!m)
+		return;
+	wse_close(m->dev);
+	free(m);
+}
+
+const char *train_mesh_last_error(const struct train_mesh *m)
+{
+	return m ? m->err : "";
+}
+
+void train_mesh_get_stats(const struct train_mesh *m, struct train_mesh_stats *st)
+{
+	*st = m->st;
+}
+
+/* ---- a pass ------------------------------------------------------------ */
+
+static uint32_t f2u(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static float u2f(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* Write the parameter block, batch slice and labels of every tile. */
+static int load_batch(struct train_mesh *m, const struct layout *lo, const unsigned *dims,
+		      const float *x, const uint8_t *labels, unsigned B, unsigned norm,
+		      uint32_t mode)
+{
+	unsigned R = m->R, C = m->C, tc = lo->tc, n0 = dims[0];
+	size_t an0 = rows_of(n0, R);
+	uint32_t *buf = calloc(an0 * tc + tc, sizeof(uint32_t));
+	int r = 0;
+
+	if (!buf)
+		return WSE_ERROR_NO_MEM;
+	for (unsigned y = 0; y < R && !r; y++)
+		for (unsigned c = 0; c < C && !r; c++) {
+			struct wse_mlp_params p = lo->p;
+			unsigned a = wse_mlp_count(n0, y, R);
+
+			p.mode = mode;
+			p.x = c;
+			p.y = y;
+			p.nvalid = B > c ? (B - c + C - 1) / C : 0;
+			p.inv_n = f2u(1.0f / (float)norm);
+			memset(buf, 0, (an0 * tc + tc) * sizeof(uint32_t));
+			for (unsigned s = 0; s < a; s++)
+				for (unsigned j = 0; j < p.nvalid; j++)
+					buf[s * tc + j] = f2u(x[(size_t)(c + j * C) * n0 + y + s * R]);
+			for (unsigned j = 0; j < p.nvalid; j++)
+				buf[an0 * tc + j] = labels[c + j * C];
+			r = wse_mem_write(m->dev, c, y, m->params_addr, &p, sizeof(p));
+			if (!r)
+				r = wse_mem_write(m->dev, c, y, p.act[0], buf, an0 * tc * 4);
+			if (!r)
+				r = wse_mem_write(m->dev, c, y, p.labels, buf + an0 * tc, tc * 4);
+			m->st.bytes[TM_PARAMS] += sizeof(p);
+			m->st.bytes[TM_BATCH] += an0 * tc * 4;
+			m->st.bytes[TM_LABELS] += tc * 4;
+		}
+	free(buf);
+	return r;
+}
+
+/* Stream one weight matrix: for every feature f of the stream (n_f of
+ * them), row r gets w(f, k) for k = r, r+R, ... < n_k, then (forward) the
+ * bias of f at f's owner row. transposed: w(f, k) = W[k][f]. */
+static int stream_weights(struct train_mesh *m, const float *W, const float *bias,
+			  unsigned n_in, unsigned n_out, int transposed)
+{
+	unsigned R = m->R, nf = transposed ? n_in : n_out, nk = transposed ? n_out : n_in;
+	size_t total = (size_t)nf * nk + (bias ? nf : 0);
+	uint64_t *wv = malloc(total * sizeof(uint64_t));
+	struct wse_stream_chunk *ch = malloc((size_t)nf * R * sizeof(*ch));
+	size_t nw = 0, nc = 0;
+	int r;
+
+	if (!wv || !ch) {
+		free(wv);
+		free(ch);
+		return WSE_ERROR_NO_MEM;
+	}
+	for (unsigned f = 0; f < nf; f++)
+		for (unsigned y = 0; y < R; y++) {
+			size_t start = nw;
+
+			for (unsigned k = y; k < nk; k += R) {
+				float w = transposed ? W[(size_t)k * n_in + f] : W[(size_t)f * n_in + k];
+
+				wv[nw++] = wse_wavelet(f2u(w), WSE_MLP_C_WEIGHTS, 0);
+			}
+			if (bias && f % R == y)
+				wv[nw++] = wse_wavelet(f2u(bias[f]), WSE_MLP_C_WEIGHTS, 0);
+			if (nw > start)
+				ch[nc++] = (struct wse_stream_chunk){ .edge = WSE_WEST, .row = y,
+								      .wavelets = wv + start,
+								      .count = nw - start };
+		}
+	r = wse_stream_in(m->dev, ch, nc);
+	m->st.bytes[TM_WEIGHTS] += 4ull * nf * nk;
+	m->st.bytes[TM_BIASES] += bias ? 4ull * nf : 0;
+	m->st.weight_wavelets += total;
+	free(wv);
+	free(ch);
+	return r;
+}
+
+/* Gradient wavelets row r sends out of the east edge in one pass. */
+static size_t grad_count(const struct train_ref_net *net, unsigned r, unsigned R)
+{
+	size_t n = 0;
+
+	for (unsigned l = 0; l < net->nlayers; l++)
+		n += (size_t)net->dims[l + 1] * wse_mlp_count(net->dims[l], r, R) +
+		     wse_mlp_count(net->dims[l + 1], r, R);
+	return n;
+}
+
+/* Take row r's gradients and place them: layers L-1 .. 0, outputs o in
+ * order, the row's inputs ascending, then the bias of o at o's owner. */
+static int collect_grads(struct train_mesh *m, const struct train_ref_net *net, unsigned r,
+			 struct train_ref_out *out)
+{
+	size_t n = grad_count(net, r, m->R), got = 0;
+	uint64_t *buf = malloc((n ? n : 1) * sizeof(uint64_t));
+	long long end = now_ms() + m->timeout_ms;
+	int k;
+
+	if (!buf)
+		return WSE_ERROR_NO_MEM;
+	while (got < n) {
+		int left = (int)(end - now_ms());
+
+		if (left <= 0) {
+			free(buf);
+			return tm_fail(m, WSE_ERROR_TIMEOUT,
+				       "mesh backend: row %u sent %zu of %zu gradients", r, got, n);
+		}
+		k = wse_stream_out(m->dev, WSE_EAST, r, buf + got, n - got, left);
+		if (k < 0 && k != WSE_ERROR_TIMEOUT) {
+			free(buf);
+			return tm_fail(m, k, "mesh backend: gradients of row %u: %s", r,
+				       wse_strerror(k));
+		}
+		if (k > 0)
+			got += (size_t)k;
+	}
+	size_t q = 0;
+
+	for (unsigned l = net->nlayers; l-- > 0;) {
+		unsigned ni = net->dims[l], no = net->dims[l + 1];
+
+		for (unsigned o = 0; o < no; o++) {
+			for (unsigned i = r; i < ni; i += m->R)
+				out->dw[l][(size_t)o * ni + i] = u2f(wse_wavelet_data(buf[q++]));
+			if (o % m->R == r)
+				out->db[l][o] = u2f(wse_wavelet_data(buf[q++]));
+		}
+		m->st.bytes[TM_GRADIENTS] += 4ull * no * wse_mlp_count(ni, r, m->R);
+		m->st.bytes[TM_BIAS_GRADS] += 4ull * wse_mlp_count(no, r, m->R);
+	}
+	free(buf);
+	return 0;
+}
+
+static int wait_done(struct train_mesh *m)
+{
+	long long end = now_ms() + m->timeout_ms;
+	unsigned nt = m->R * m->C, next = 0;
+
+	while (next < nt) {
+		uint32_t st;
+		int r = wse_reg_read(m->dev, next % m->C, next / m->C, REG_TILE_STATUS, &st);
+
+		if (r)
+			return tm_fail(m, r, "mesh backend: tile status: %s", wse_strerror(r));
+		if (st & ST_DONE) {
+			if (st & ST_FAILED)
+				return tm_fail(m, WSE_ERROR_DEVICE,
+					       "mesh backend: the kernel on tile (%u,%u) failed with code %u",
+					       next % m->C, next / m->C, st >> 16);
+			next++;
+			continue;
+		}
+		if (now_ms() > end)
+			return tm_fail(m, WSE_ERROR_TIMEOUT,
+				       "mesh backend: tile (%u,%u) did not finish the pass",
+				       next % m->C, next / m->C);
+		struct timespec ts = { 0, 2000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/* Per-token loss (label's row) and prediction (lowest class at the max,
+ * over the rows' candidates), summed in token order as the reference. */
+static int read_metrics(struct train_mesh *m, const struct layout *lo, const uint8_t *labels,
+			unsigned B, struct train_ref_out *out)
+{
+	unsigned R = m->R, C = m->C, tc = lo->tc;
+	uint32_t *loss = calloc((size_t)R * C * tc, 4), *cand = calloc((size_t)R * C * tc, 4);
+	int r = (loss && cand) ? 0 : WSE_ERROR_NO_MEM;
+	uint32_t cycles = 0;
+
+	for (unsigned y = 0; y < R && !r; y++)
+		for (unsigned c = 0; c < C && !r; c++) {
+			size_t o = ((size_t)y * C + c) * tc;
+			uint32_t cyc;
+
+			r = wse_mem_read(m->dev, c, y, lo->p.loss, loss + o, tc * 4);
+			if (!r)
+				r = wse_mem_read(m->dev, c, y, lo->p.cand, cand + o, tc * 4);
+			if (!r)
+				r = wse_mem_read(m->dev, c, y,
+						 m->params_addr + offsetof(struct wse_mlp_params, cycles),
+						 &cyc, 4);
+			cycles = (!r && cyc > cycles) ? cyc : cycles;
+			m->st.bytes[TM_METRICS] += 8ull * tc;
+		}
+	if (!r) {
+		float sum = 0.0f;
+		uint32_t correct = 0;
+
+		for (unsigned t = 0; t < B; t++) {
+			unsigned c = t % C, j = t / C, y = labels[t], pred = UINT32_MAX;
+
+			sum = sum + u2f(loss[((size_t)(y % R) * C + c) * tc + j]);
+			for (unsigned row = 0; row < R; row++) {
+				uint32_t k = cand[((size_t)row * C + c) * tc + j];
+
+				pred = k < pred ? k : pred;
+			}
+			correct += pred == y;
+		}
+		out->loss_sum = sum;
+		m->st.cycles = cycles;
+		out->correct = correct;
+	}
+	free(loss);
+	free(cand);
+	return r;
+}
+
+/* Append the tiles' state to the error, for a pass that did not end. */
+static int with_tiles(struct train_mesh *m, int code)
+{
+	size_t n = strlen(m->err);
+	unsigned running = 0;
+
+	for (unsigned t = 0; t < m->R * m->C && n + 48 < sizeof(m->err); t++) {
+		uint32_t st = 0;
+
+		if (wse_reg_read(m->dev, t % m->C, t / m->C, REG_TILE_STATUS, &st))
+			break;
+		if (!(st & ST_DONE)) {
+			running++;
+			continue;
+		}
+		n += (size_t)snprintf(m->err + n, sizeof(m->err) - n, "; tile (%u,%u) %s %u",
+				      t % m->C, t / m->C, st & ST_FAILED ? "failed, code" : "ended",
+				      st >> 16);
+	}
+	if (n + 40 < sizeof(m->err))
+		snprintf(m->err + n, sizeof(m->err) - n, "; %u tile(s) still running", running);
+	return code;
+}
+
+int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const float *x,
+		    const uint8_t *labels, unsigned B, unsigned norm, struct train_ref_out *out)
+{
+	unsigned L = net->nlayers;
+	int train = out->dw[0] != NULL, r;
+	struct layout lo;
+
+	if (net->rows != m->R || net->cols != m->C || B == 0 || norm == 0)
+		return tm_fail(m, WSE_ERROR_INVALID_PARAM, "mesh backend: bad pass arguments");
+	if ((r = check_fit(m, L, net->dims, B)))
+		return r;
+	plan_layout(m, L, net->dims, B, &lo);
+	memset(&m->st, 0, sizeof(m->st));
+	r = wse_reg_write(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, REG_TILE_CTRL,
+			  CTRL_HALT | CTRL_CORE_RESET);
+	if (!r)
+		r = load_batch(m, &lo, net->dims, x, labels, B, norm,
+			       train ? WSE_MLP_MODE_TRAIN : WSE_MLP_MODE_FORWARD);
+	for (unsigned y = 0; train && y < m->R && !r; y++)
+		r = wse_stream_credit(m->dev, WSE_EAST, y, (uint32_t)grad_count(net, y, m->R));
+	if (!r)
+		r = wse_tile_run(m->dev, WSE_ALL_TILES, WSE_ALL_TILES);
+	if (r)
+		return tm_fail(m, r, "mesh backend: starting the pass: %s", wse_strerror(r));
+	for (unsigned l = 0; l < L && !r; l++)
+		r = stream_weights(m, net->w[l], net->b[l], net->dims[l], net->dims[l + 1], 0);
+	for (unsigned l = L; train && l-- > 1 && !r;)
+		r = stream_weights(m, net->w[l], NULL, net->dims[l], net->dims[l + 1], 1);
+	if (r)
+		return with_tiles(m, tm_fail(m, r, "mesh backend: streaming the weights: %s",
+					     wse_strerror(r)));
+	for (unsigned y = 0; train && y < m->R; y++)
+		if ((r = collect_grads(m, net, y, out)))
+			return with_tiles(m, r);
+	if ((r = wait_done(m)))
+		return r;
+	if ((r = read_metrics(m, &lo, labels, B, out)))
+		return tm_fail(m, r, "mesh backend: reading the metrics: %s", wse_strerror(r));
+	out->loss = out->loss_sum / (float)norm;
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * train_mesh.h - the mesh backend of the training API: one pass of an MLP
+ * (forward, loss, backward) run by the MLP kernel on every PE of a device,
+ * with the weights streamed in and the gradients streamed out
+ * (docs/training-dataflow.md). Its results are bit-identical to
+ * train_ref_pass() for the device's rows and columns.
+ */
+#ifndef WSE_TRAIN_MESH_H
+#define WSE_TRAIN_MESH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "train_ref.h"
+
+struct train_mesh;
+
+/* What crossed the link in the last pass, in payload bytes (4 per wavelet
+ * or memory word), by category. */
+enum train_mesh_bytes {
+	TM_WEIGHTS,      /* weights streamed in, forward and backward-inputs */
+	TM_BIASES,       /* biases streamed in */
+	TM_GRADIENTS,    /* weight gradients streamed out */
+	TM_BIAS_GRADS,   /* bias gradients streamed out */
+	TM_BATCH,        /* input batch written, padded tokens included */
+	TM_LABELS,       /* labels written (every row of every column) */
+	TM_METRICS,      /* per-token loss and class candidates read back */
+	TM_PARAMS,       /* parameter blocks written */
+	TM_NUM_BYTES
+};
+
+struct train_mesh_stats {
+	uint64_t bytes[TM_NUM_BYTES];
+	uint32_t cycles;          /* device cycles of the pass (release to last tile done) */
+	uint64_t weight_wavelets; /* weight and bias wavelets streamed in */
+};
+
+/*
+ * Open the device at uri (NULL: the default simulator) for MLPs of layer
+ * sizes dims[0..nlayers] and batches of up to max_batch examples, load the
+ * kernel into every tile and write the routes. The device's rows and
+ * columns are returned in *rows, *cols (the reference reproduces them).
+ * timeout_ms bounds every wait on the device. Returns 0 or a negative
+ * wse_error; err says what failed (for a model that does not fit: the
+ * bytes needed and available per tile).
+ */
+int train_mesh_open(struct train_mesh **m, const char *uri, unsigned nlayers,
+		    const unsigned *dims, unsigned max_batch, int timeout_ms,
+		    unsigned *rows, unsigned *cols, char *err, size_t errlen);
+void train_mesh_close(struct train_mesh *m);
+
+/* One pass, with the same arguments and results as train_ref_pass()
+ * (net->rows and net->cols must be the device's). Returns 0 or a negative
+ * wse_error (err of train_mesh_last_error). */
+int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net,
+		    const float *x, const uint8_t *labels, unsigned B,
+		    unsigned norm, struct train_ref_out *out);
+const char *train_mesh_last_error(const struct train_mesh *m);
+void train_mesh_get_stats(const struct train_mesh *m, struct train_mesh_stats *st);
+
+#endif /* WSE_TRAIN_MESH_H */

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * wse_mlp_abi.h - the contract between libwsehost's mesh training backend
+ * (host-lib/src/train_mesh.c) and the MLP kernel that runs on every PE
+ * (firmware/kernels/mlp/mlp_train.c): the parameter block the host writes
+ * into each tile before a pass, the colors the kernel uses, and the order
+ * of what the host streams in and out. docs/training-dataflow.md is the
+ * text both are written against. Self-contained: fixed-width types only.
+ */
+#ifndef WSEMU_WSE_MLP_ABI_H
+#define WSEMU_WSE_MLP_ABI_H
+
+#include "wse_wire.h"
+
+#define WSE_MLP_MAGIC 0x4d4c5031u /* "MLP1" */
+#define WSE_MLP_MAX_LAYERS 8
+
+/* Colors (docs/training-dataflow.md section 6). */
+#define WSE_MLP_C_WEIGHTS 0u   /* west edge -> row multicast: weights, biases */
+#define WSE_MLP_C_REDUCE_A 8u  /* column chain southward, hop k even */
+#define WSE_MLP_C_REDUCE_B 9u  /*   hop k odd */
+#define WSE_MLP_C_GRAD_A 10u   /* row chain eastward (to the outlet), column even */
+#define WSE_MLP_C_GRAD_B 11u   /*   column odd */
+#define WSE_MLP_C_RETURN_A 16u /* column chain northward, by distance from row R-1 */
+#define WSE_MLP_C_RETURN_B 17u
+#define WSE_MLP_C_DELTA 18u    /* column multicast from row 0 southward */
+
+/* What a pass does. */
+#define WSE_MLP_MODE_FORWARD 0u /* forward and loss: metrics only */
+#define WSE_MLP_MODE_TRAIN 1u   /* forward, loss, backward: gradients out */
+
+/*
+ * The parameter block, symbol `wse_mlp_params` of the kernel ELF (in .data,
+ * so a core reset keeps it). The host fills it for each tile. Addresses are
+ * byte addresses in the tile's DMEM, word aligned; the host lays the buffers
+ * out in the free DMEM between the kernel's data and its stack. Buffers of
+ * "a(n) x Tc" words hold feature slot s (feature r + s R) of token slot j
+ * (token c + j C) at word s Tc + j.
+ */
+struct wse_mlp_params {
+	wse_u32 magic;          /* WSE_MLP_MAGIC */
+	wse_u32 mode;           /* WSE_MLP_MODE_* */
+	wse_u32 rows, cols;     /* R, C */
+	wse_u32 x, y;           /* this tile */
+	wse_u32 tc;             /* token slots per column */
+	wse_u32 nvalid;         /* slots j < nvalid hold real tokens */
+	wse_u32 nlayers;        /* L */
+	wse_u32 dims[WSE_MLP_MAX_LAYERS + 1];
+	wse_u32 inv_n;          /* binary32 bits of 1 / N (output deltas) */
+	wse_u32 act[WSE_MLP_MAX_LAYERS + 1]; /* a(dims[l]) x Tc: layer inputs; act[L] logits */
+	wse_u32 delta[2];       /* a(max dims) x Tc each */
+	wse_u32 part;           /* Tc: partial sums */
+	wse_u32 sum;            /* Tc: reduced sums at row R-1 / the owner */
+	wse_u32 dvec;           /* Tc: one feature's deltas (backward, weights) */
+	wse_u32 grad;           /* a(max dims[l<L]): weight-gradient partials */
+	wse_u32 bsum;           /* 1: bias-gradient partial */
+	wse_u32 zeros;          /* max(Tc, a(max dims)) words of +0, set by the kernel */
+	wse_u32 labels;         /* Tc u32: class of token slot j (j < nvalid) */
+	wse_u32 loss;           /* Tc out: per-token loss on the label's row */
+	wse_u32 cand;           /* Tc out: lowest local class k with z[k] == max, else K */
+	wse_u32 scratch;        /* 2 Tc: softmax max and sum */
+	wse_u32 cycles;         /* out: mcycle when the pass ended */
+	wse_u32 reserved[3];
+};
+
+/* Features of n on row r of R rows: a(n) = ceil((n - r) / R). */
+static inline wse_u32 wse_mlp_count(wse_u32 n, wse_u32 r, wse_u32 R)
+{
+	return n > r ? (n - r + R - 1) / R : 0u;
+}
+
+/* Color of the column-chain hop sent by row r southward (reduction). */
+static inline wse_u32 wse_mlp_reduce_color(wse_u32 r)
+{
+	return (r & 1u) ? WSE_MLP_C_REDUCE_B : WSE_MLP_C_REDUCE_A;
+}
+/* Color of the hop sent by row r northward (return chain from row R-1). */
+static inline wse_u32 wse_mlp_return_color(wse_u32 r, wse_u32 R)
+{
+	return ((R - 1u - r) & 1u) ? WSE_MLP_C_RETURN_B : WSE_MLP_C_RETURN_A;
+}
+/* Color of the row-chain hop sent by column c eastward (gradients). */
+static inline wse_u32 wse_mlp_grad_color(wse_u32 c)
+{
+	return (c & 1u) ? WSE_MLP_C_GRAD_B : WSE_MLP_C_GRAD_A;
+}
+
+#endif /* WSEMU_WSE_MLP_ABI_H */

@@ -1,0 +1,62 @@
+# Training on the mesh: the MLP kernel that runs on every PE
+# (firmware/kernels/mlp), embedded into libwsehost for its mesh backend
+# (host-lib/src/train_mesh.c, with the route planner of host-lib/route),
+# its tests on wsemu-sim, and the training benchmark.
+#   make mlp-kernel        build the kernel ELF
+#   make test-train-mesh   the mesh backend against the reference, bit for bit
+#   make bench-train       BENCH train.* figures
+# docs/training-dataflow.md, docs/training.md.
+
+TM_DIR    := $(BUILD)/train-mesh
+TM_KERNEL := $(TM_DIR)/mlp_train.elf
+TM_KSRCS  := firmware/kernels/mlp/mlp_train.c firmware/lib/wse_math.c
+TM_GEN    := $(HL_DIR)/gen/wse_mlp_kernel.c
+
+.PHONY: mlp-kernel
+mlp-kernel: $(TM_KERNEL)
+
+$(TM_KERNEL): $(TM_KSRCS) firmware/lib/wse_math.h include/wsemu/wse_mlp_abi.h include/wsemu/wse_wire.h \
+		firmware/runtime/wse_df.h $(CORE_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(DF_RV_CFLAGS) -Iinclude -Ifirmware/lib -T $(CORE_LD) -o $@ $(TM_KSRCS) $(CORE_RT) -lgcc
+
+# The ELF as a C array of the library.
+$(TM_GEN): $(TM_KERNEL)
+	@mkdir -p $(dir $@)
+	{ echo '/* Generated from $(notdir $<) by mk/train-mesh.mk. */'; \
+	  echo '#include <stddef.h>'; \
+	  echo 'extern const unsigned char wse_mlp_kernel_elf[];'; \
+	  echo 'extern const size_t wse_mlp_kernel_elf_len;'; \
+	  echo 'const unsigned char wse_mlp_kernel_elf[] = {'; \
+	  od -An -v -tx1 $< | sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo '};'; \
+	  echo "const size_t wse_mlp_kernel_elf_len = $$(stat -c %s $<);"; } > $@.tmp && mv $@.tmp $@
+
+# The kernel image and the route planner join the library's objects.
+TM_HL_EXTRA := wse_mlp_kernel.o wse_route.o
+HL_OBJS      += $(addprefix $(HL_DIR)/obj/,$(TM_HL_EXTRA))
+HL_OBJS_SAN  += $(addprefix $(HL_DIR)/san/,$(TM_HL_EXTRA))
+HL_OBJS_TSAN += $(addprefix $(HL_DIR)/tsan/,$(TM_HL_EXTRA))
+$(HL_SO) $(HL_A): $(addprefix $(HL_DIR)/obj/,$(TM_HL_EXTRA))
+$(HL_A_SAN): $(addprefix $(HL_DIR)/san/,$(TM_HL_EXTRA))
+$(HL_A_TSAN): $(addprefix $(HL_DIR)/tsan/,$(TM_HL_EXTRA))
+$(foreach d,obj san tsan,$(HL_DIR)/$(d)/train_mesh.o): HL_CFLAGS += -Ihost-lib/route
+$(foreach d,obj san tsan,$(HL_DIR)/$(d)/train_mesh.o): host-lib/route/wse_route.h include/wsemu/wse_mlp_abi.h
+
+$(HL_DIR)/obj/wse_mlp_kernel.o: $(TM_GEN)
+	$(CC) $(HL_CFLAGS) -c -o $@ $<
+$(HL_DIR)/san/wse_mlp_kernel.o: $(TM_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(HL_CFLAGS) $(HL_SAN) -c -o $@ $<
+$(HL_DIR)/tsan/wse_mlp_kernel.o: $(TM_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(HL_CFLAGS) $(HL_TSAN) -c -o $@ $<
+$(HL_DIR)/obj/wse_route.o: host-lib/route/wse_route.c host-lib/route/wse_route.h | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(HL_CFLAGS) -c -o $@ $<
+$(HL_DIR)/san/wse_route.o: host-lib/route/wse_route.c host-lib/route/wse_route.h | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(HL_CFLAGS) $(HL_SAN) -c -o $@ $<
+$(HL_DIR)/tsan/wse_route.o: host-lib/route/wse_route.c host-lib/route/wse_route.h | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(HL_CFLAGS) $(HL_TSAN) -c -o $@ $<

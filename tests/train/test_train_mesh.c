@@ -1,0 +1,181 @@
+/* The mesh backend against the reference trainer, on wsemu-sim: one pass
+ * (forward, loss, backward) on the RTL gives the same loss, predictions,
+ * weight and bias gradients as train_ref_pass() for the device's rows and
+ * columns, bit for bit; odd batches; what crossed the link by category.
+ * WSE_TEST_URI picks the device (default sim:board=sim-4x4). */
+#include "tr_test.h"
+
+#include <math.h>
+
+#include <wsemu/wse_mlp_abi.h>
+
+#include "train_mesh.h"
+#include "train_ref.h"
+#include "wsehost.h"
+
+static const char *uri(void)
+{
+	const char *u = getenv("WSE_TEST_URI");
+
+	return u && *u ? u : "sim:board=sim-4x4";
+}
+
+struct net_buf {
+	struct train_ref_net net;
+	float *x;
+	uint8_t *y;
+};
+
+static void make_net(struct net_buf *nb, unsigned L, const unsigned *dims, unsigned R,
+		     unsigned C, unsigned B, uint64_t seed)
+{
+	memset(nb, 0, sizeof(*nb));
+	nb->net.rows = R;
+	nb->net.cols = C;
+	nb->net.nlayers = L;
+	for (unsigned l = 0; l <= L; l++)
+		nb->net.dims[l] = dims[l];
+	for (unsigned l = 0; l < L; l++) {
+		float bound = 1.0f / sqrtf((float)dims[l]);
+
+		nb->net.w[l] = malloc(sizeof(float) * dims[l] * dims[l + 1]);
+		nb->net.b[l] = malloc(sizeof(float) * dims[l + 1]);
+		for (unsigned k = 0; k < dims[l] * dims[l + 1]; k++)
+			nb->net.w[l][k] = tr_uniform(&seed, -bound, bound);
+		for (unsigned k = 0; k < dims[l + 1]; k++)
+			nb->net.b[l][k] = tr_uniform(&seed, -bound, bound);
+	}
+	nb->x = malloc(sizeof(float) * B * dims[0]);
+	nb->y = malloc(B);
+	for (unsigned k = 0; k < B * dims[0]; k++)
+		nb->x[k] = tr_uniform(&seed, 0.0f, 1.0f) < 0.3f ? 0.0f : tr_uniform(&seed, 0.0f, 1.0f);
+	for (unsigned t = 0; t < B; t++)
+		nb->y[t] = (uint8_t)(tr_rng(&seed) % dims[L]);
+}
+
+static void free_net(struct net_buf *nb)
+{
+	for (unsigned l = 0; l < nb->net.nlayers; l++) {
+		free(nb->net.w[l]);
+		free(nb->net.b[l]);
+	}
+	free(nb->x);
+	free(nb->y);
+}
+
+static void alloc_out(struct train_ref_out *o, const struct train_ref_net *n)
+{
+	memset(o, 0, sizeof(*o));
+	for (unsigned l = 0; l < n->nlayers; l++) {
+		o->dw[l] = calloc((size_t)n->dims[l] * n->dims[l + 1], sizeof(float));
+		o->db[l] = calloc(n->dims[l + 1], sizeof(float));
+	}
+}
+
+static void free_out(struct train_ref_out *o, unsigned L)
+{
+	for (unsigned l = 0; l < L; l++) {
+		free(o->dw[l]);
+		free(o->db[l]);
+	}
+}
+
+static uint32_t bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* Equal bit for bit; the first mismatch is reported as layer, index, hex. */
+static void same_bits(const char *what, unsigned l, const float *a, const float *b, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (bits(a[k]) != bits(b[k])) {
+			print_error("%s of layer %u differ first at index %zu: mesh 0x%08x, reference 0x%08x\n",
+				    what, l, k, bits(a[k]), bits(b[k]));
+			fail();
+		}
+}
+
+/* One pass of dims at batch B on the device vs the reference. */
+static void check_pass(unsigned L, const unsigned *dims, unsigned B, uint64_t seed, int train)
+{
+	struct train_mesh *m;
+	unsigned R, C;
+	char err[512];
+	int rc = train_mesh_open(&m, uri(), L, dims, B, getenv("TM_TIMEOUT") ? atoi(getenv("TM_TIMEOUT")) : 300000, &R, &C, err, sizeof(err));
+
+	if (rc) {
+		print_error("%s\n", err);
+		fail();
+	}
+	struct net_buf nb;
+	struct train_ref_out om, orf;
+
+	make_net(&nb, L, dims, R, C, B, seed);
+	if (train) {
+		alloc_out(&om, &nb.net);
+		alloc_out(&orf, &nb.net);
+	} else {
+		memset(&om, 0, sizeof(om));
+		memset(&orf, 0, sizeof(orf));
+	}
+	rc = train_mesh_pass(m, &nb.net, nb.x, nb.y, B, B, &om);
+	if (rc)
+		print_error("%s\n", train_mesh_last_error(m));
+	assert_int_equal(rc, 0);
+	assert_int_equal(train_ref_pass(&nb.net, nb.x, nb.y, B, B, &orf), 0);
+
+	struct train_mesh_stats st;
+
+	train_mesh_get_stats(m, &st);
+	print_message("%ux%u, %u layers, batch %u, %s: loss %.6f (0x%08x), %u correct, %u cycles\n", C,
+		      R, L, B, train ? "train" : "forward", (double)om.loss, bits(om.loss), om.correct,
+		      st.cycles);
+	assert_int_equal(bits(om.loss_sum), bits(orf.loss_sum));
+	assert_int_equal(bits(om.loss), bits(orf.loss));
+	assert_int_equal(om.correct, orf.correct);
+	for (unsigned l = 0; train && l < L; l++) {
+		same_bits("weight gradients", l, om.dw[l], orf.dw[l], (size_t)dims[l] * dims[l + 1]);
+		same_bits("bias gradients", l, om.db[l], orf.db[l], dims[l + 1]);
+	}
+	/* what crossed the link: the formulas of docs/training-dataflow.md */
+	uint64_t Bp = (B + C - 1) / C * C, fw = 0, bw = 0, bias = 0;
+
+	for (unsigned l = 0; l < L; l++) {
+		fw += 4ull * dims[l] * dims[l + 1];
+		bw += l > 0 ? 4ull * dims[l] * dims[l + 1] : 0;
+		bias += 4ull * dims[l + 1];
+	}
+	assert_int_equal(st.bytes[TM_WEIGHTS], fw + (train ? bw : 0));
+	assert_int_equal(st.bytes[TM_BIASES], bias);
+	assert_int_equal(st.bytes[TM_GRADIENTS], train ? fw : 0);
+	assert_int_equal(st.bytes[TM_BIAS_GRADS], train ? bias : 0);
+	assert_int_equal(st.bytes[TM_BATCH], 4ull * R * ((dims[0] + R - 1) / R) * Bp);
+	assert_int_equal(st.bytes[TM_LABELS], 4ull * R * Bp);
+	assert_int_equal(st.bytes[TM_METRICS], 8ull * R * Bp);
+	assert_int_equal(st.bytes[TM_PARAMS], (uint64_t)R * C * sizeof(struct wse_mlp_params));
+	if (train)
+		free_out(&om, L), free_out(&orf, L);
+	free_net(&nb);
+	train_mesh_close(m);
+}
+
+static void test_small_pass(void **state)
+{
+	(void)state;
+	static const unsigned dims[] = { 12, 8, 5 };
+
+	check_pass(2, dims, 8, 11, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_small_pass),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
