@@ -396,6 +396,18 @@ static int transact(struct wse_device *d, uint8_t op, const void *pl,
 		return r_;                       \
 	} while (0)
 
+int wse_request(wse_device *d, uint8_t op, const void *pl, size_t len,
+		void *rep, size_t cap)
+{
+	if (!d || (len && !pl) || (cap && !rep))
+		return WSE_ERROR_INVALID_PARAM;
+	struct reply r = {rep, cap, 0};
+	pthread_mutex_lock(&d->lock);
+	int e = transact(d, op, pl, len, &r, 0);
+	pthread_mutex_unlock(&d->lock);
+	return e ? e : (int)r.len;
+}
+
 /* ---- Open and close ----------------------------------------------------- */
 
 static void free_device(struct wse_device *d)

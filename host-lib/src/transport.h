@@ -85,6 +85,14 @@ WSE_INTERNAL int wse_open_ops(wse_device **dev,
 			      const char *args,
 			      const struct wse_open_opts *opts);
 
+/* One request of any opcode (an optional one to probe, or one the device
+ * must refuse), waiting for its answer with the device's time-out. The
+ * response payload goes to rep (at most cap bytes). Returns the payload
+ * length or an error: the device's status as an error (an unknown opcode
+ * is BAD_OPCODE), TIMEOUT, NO_DEVICE, IO, OVERFLOW, LENGTH. */
+WSE_INTERNAL int wse_request(wse_device *dev, uint8_t op, const void *pl,
+			     size_t len, void *rep, size_t cap);
+
 /* Milliseconds on a monotonic clock. */
 WSE_INTERNAL long long wse_now_ms(void);
 
