@@ -109,7 +109,10 @@ struct wse_open_opts {
  */
 WSE_API int wse_open(wse_device **dev, const char *uri,
 		     const struct wse_open_opts *opts);
-/* Close and free; NULL is ignored. */
+/* Close and free; NULL is ignored. Pending asynchronous transfers are
+ * cancelled and their callbacks (status WSE_ERROR_ABORTED) have all run
+ * when it returns. Must not be called from a callback (ignored, logged)
+ * nor race with other calls on dev. */
 WSE_API void wse_close(wse_device *dev);
 
 /* Device description, from INFO and the device's DTB.
@@ -205,6 +208,91 @@ WSE_API int wse_flash_verify(wse_device *dev, uint32_t off, uint32_t len,
 			     uint32_t crc);
 /* CRC-32C as the protocol uses it (start with crc = 0). */
 WSE_API uint32_t wse_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/*
+ * Asynchronous transfers.
+ *
+ * A transfer is submitted with a completion callback and returns at once;
+ * the callback later reports how it ended:
+ *
+ *   void cb(wse_transfer *xfer, int status, size_t actual, void *user);
+ *
+ * status is 0 or a negative error (as the synchronous call would return
+ * it; WSE_ERROR_ABORTED after wse_transfer_cancel() or wse_close(),
+ * WSE_ERROR_TIMEOUT when its time-out passed, WSE_ERROR_NO_DEVICE when the
+ * device went away); actual is what was transferred: bytes for memory,
+ * wavelets accepted for stream-in, wavelets stored in buf for stream-out.
+ *
+ * Rules (docs/libwsehost.md, "Asynchronous transfers"):
+ *  - The caller owns the buffer (and, for stream-in, the chunks and their
+ *    wavelets) until the callback runs; the library does not touch it
+ *    after that, whatever the status.
+ *  - Callbacks run on one library thread per device, the callback
+ *    thread, one at a time, in completion order. A callback may submit
+ *    (resubmit) transfers, cancel and free transfers, and call the
+ *    non-waiting functions (wse_console_read, wse_get_info,
+ *    wse_get_link_stats). It must not call wse_close() (ignored, logged)
+ *    and must not block: the synchronous calls that wait for the device
+ *    return WSE_ERROR_BUSY there.
+ *  - The callback may run before the submitting call returns; *xfer is
+ *    set before that.
+ *  - A submit that fails returns the error and no callback comes.
+ *  - With xfer NULL the library frees the transfer after its callback;
+ *    otherwise the caller frees it with wse_transfer_free() once the
+ *    callback has been called (inside the callback is fine).
+ *  - timeout_ms <= 0 means the device's time-out (wse_open_opts). For
+ *    requests it runs per packet from the moment the packet is sent (a
+ *    packet waits for a free slot only behind packets that are
+ *    themselves on a time-out); for stream-out from the submission.
+ *  - Requests of all transfers go out in submission order, at most the
+ *    device's max_outstanding on the link, and the device executes them
+ *    in that order. A transfer split into several packets may have some
+ *    executed when another fails.
+ */
+typedef struct wse_transfer wse_transfer;
+typedef void (*wse_transfer_cb)(wse_transfer *xfer, int status,
+				size_t actual, void *user);
+
+/* wse_mem_read / wse_mem_write as transfers. Submit errors: INVALID_PARAM
+ * (dev, cb or buf NULL), ALIGN, RANGE (tile or address), LENGTH, NO_MEM,
+ * NO_DEVICE (device gone), ABORTED (device closing). Completion status:
+ * 0, TIMEOUT, ABORTED, NO_DEVICE, IO, the device's refusal (RANGE, ALIGN,
+ * DEVICE, ...) or a protocol error (MALFORMED, PAYLOAD_CRC, ...). */
+WSE_API int wse_mem_read_async(wse_device *dev, unsigned x, unsigned y,
+			       uint32_t addr, void *buf, size_t len,
+			       int timeout_ms, wse_transfer_cb cb, void *user,
+			       wse_transfer **xfer);
+WSE_API int wse_mem_write_async(wse_device *dev, unsigned x, unsigned y,
+				uint32_t addr, const void *buf, size_t len,
+				int timeout_ms, wse_transfer_cb cb, void *user,
+				wse_transfer **xfer);
+/* wse_stream_in as a transfer; the wavelets are copied at submission.
+ * Submit errors: INVALID_PARAM, RANGE (port, wavelet over 38 bits),
+ * NO_MEM, NO_DEVICE, ABORTED. Completion as wse_mem_read_async. */
+WSE_API int wse_stream_in_async(wse_device *dev,
+				const struct wse_stream_chunk *c, size_t n,
+				int timeout_ms, wse_transfer_cb cb, void *user,
+				wse_transfer **xfer);
+/* Wait for wavelets of a port: completes as soon as at least one is
+ * there, with up to max of them in buf (actual = the count). Stream-outs
+ * of one port are served in submission order. Credits are not granted by
+ * this call (wse_stream_credit). Submit errors: INVALID_PARAM (max 0),
+ * RANGE, NO_MEM, NO_DEVICE, ABORTED. Completion status: 0, TIMEOUT,
+ * ABORTED, NO_DEVICE. */
+WSE_API int wse_stream_out_async(wse_device *dev, unsigned edge,
+				 unsigned row, uint64_t *buf, size_t max,
+				 int timeout_ms, wse_transfer_cb cb,
+				 void *user, wse_transfer **xfer);
+/* Complete a pending transfer with WSE_ERROR_ABORTED: its callback comes
+ * (on the callback thread, possibly before this returns); packets on the
+ * link get an ABORT, and their answers are dropped. Returns 0,
+ * INVALID_PARAM (NULL), NOT_FOUND (already completed). Must not race with
+ * wse_close() of its device. */
+WSE_API int wse_transfer_cancel(wse_transfer *xfer);
+/* Free a completed transfer (NULL is ignored, returns 0). Returns BUSY,
+ * freeing nothing, if its callback has not been called yet. May be
+ * called after wse_close() of its device. */
+WSE_API int wse_transfer_free(wse_transfer *xfer);
 
 /* Link statistics of the host side. Set size first. */
 struct wse_link_stats {

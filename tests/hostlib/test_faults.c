@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,8 +28,10 @@
 
 static char dir[64], sock[128], dtb[512];
 
-/* Fault plan (test-wide; the library itself keeps no global state). */
-static int op_count, fail_at, fail_err, injected, dead_injected;
+/* Fault plan (test-wide; the library itself keeps no global state). The
+ * library's receiver thread calls recv while the caller's thread sends. */
+static atomic_int op_count, injected, dead_injected;
+static int fail_at, fail_err;
 
 struct wse_transport {
 	struct wse_transport *inner;
