@@ -732,9 +732,11 @@ static void *cb_main(void *arg)
 			d->done_head = x->next;
 			if (!d->done_head)
 				d->done_tail = NULL;
+			/* The caller may free x as soon as its callback runs. */
+			int autofree = x->autofree;
 			pthread_mutex_unlock(&d->lock);
 			x->cb(x, x->status, x->actual, x->user);
-			if (x->autofree)
+			if (autofree)
 				wse_transfer_free(x);
 			pthread_mutex_lock(&d->lock);
 			continue;
@@ -855,8 +857,10 @@ static int submit(struct wse_device *d, struct wse_transfer *x, int timeout_ms)
 		}
 		pthread_cond_signal(&d->work);
 	}
+	/* x may be completed and freed once the lock is dropped. */
+	int sends = !r && x->nreq;
 	pthread_mutex_unlock(&d->lock);
-	if (!r && x->nreq)
+	if (sends)
 		flush(d);
 	return r;
 }
@@ -1697,6 +1701,8 @@ int wse_mem_read_async(wse_device *d, unsigned x, unsigned y, uint32_t addr,
 		       wse_transfer_cb cb, void *user, wse_transfer **xfer)
 {
 	struct wse_transfer *xf;
+	if (xfer)
+		*xfer = NULL;
 	if (!cb)
 		return WSE_ERROR_INVALID_PARAM;
 	int r = mem_check(addr, len);
@@ -1711,6 +1717,8 @@ int wse_mem_write_async(wse_device *d, unsigned x, unsigned y, uint32_t addr,
 			wse_transfer_cb cb, void *user, wse_transfer **xfer)
 {
 	struct wse_transfer *xf;
+	if (xfer)
+		*xfer = NULL;
 	if (!cb)
 		return WSE_ERROR_INVALID_PARAM;
 	int r = mem_check(addr, len);
@@ -1725,6 +1733,8 @@ int wse_stream_in_async(wse_device *d, const struct wse_stream_chunk *c,
 			void *user, wse_transfer **xfer)
 {
 	struct wse_transfer *xf;
+	if (xfer)
+		*xfer = NULL;
 	if (!cb)
 		return WSE_ERROR_INVALID_PARAM;
 	int r = build_stream_in(d, c, n, &xf);
@@ -1736,6 +1746,8 @@ int wse_stream_out_async(wse_device *d, unsigned edge, unsigned row,
 			 wse_transfer_cb cb, void *user, wse_transfer **xfer)
 {
 	struct wse_transfer *xf;
+	if (xfer)
+		*xfer = NULL;
 	if (!cb)
 		return WSE_ERROR_INVALID_PARAM;
 	int r = build_stream_out(d, edge, row, buf, max, &xf);
