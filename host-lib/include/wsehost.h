@@ -131,6 +131,7 @@ struct wse_info {
 	char link_compatible[32];
 	unsigned link_width_bits, link_bytes_per_cycle, link_latency_cycles;
 };
+/* Errors: INVALID_PARAM (dev or info NULL, info->size too small). */
 WSE_API int wse_get_info(wse_device *dev, struct wse_info *info);
 /* The raw DTB, valid until wse_close(). */
 WSE_API int wse_get_dtb(wse_device *dev, const void **dtb, size_t *len);
@@ -139,7 +140,27 @@ WSE_API int wse_get_dtb(wse_device *dev, const void **dtb, size_t *len);
 WSE_API int wse_parse_dtb(const void *dtb, size_t len, struct wse_info *info,
 			  char *errbuf, size_t errlen);
 
-/* Round trip with len bytes (<= max_payload) echoed. */
+/*
+ * Errors of the calls below that talk to the device (all but
+ * wse_console_read and wse_crc32c), besides those listed with each:
+ *   INVALID_PARAM  dev NULL, a required pointer NULL
+ *   TIMEOUT        the device did not answer in time (the request is
+ *                  aborted; see docs/libwsehost.md "Time-outs")
+ *   NO_DEVICE      the device went away (then returned by every call)
+ *   IO             the link failed otherwise
+ *   NO_MEM         out of memory
+ *   BUSY           called from a transfer callback (it would wait on the
+ *                  callback thread), or the device refused (in use)
+ *   ABORTED        the request was aborted (a reset, or the device closing)
+ *   MALFORMED, PAYLOAD_CRC, LENGTH, VERSION, BAD_OPCODE, OVERFLOW
+ *                  the device refused our packet, or answered with a bad
+ *                  one
+ * Requests of several threads share the link; each call waits only for
+ * its own, with no lock held while it waits.
+ */
+
+/* Round trip with len bytes (<= max_payload, else LENGTH) echoed;
+ * MALFORMED if the echo differs. */
 WSE_API int wse_ping(wse_device *dev, const void *data, size_t len);
 WSE_API int wse_reset(wse_device *dev);
 /* x = y = WSE_ALL_TILES: every tile. */
@@ -148,7 +169,11 @@ WSE_API int wse_tile_halt(wse_device *dev, unsigned x, unsigned y);
 WSE_API int wse_tile_run(wse_device *dev, unsigned x, unsigned y);
 
 /* Tile memory (the core's address space), len a multiple of 4, any size
- * (split into packets). */
+ * (split into packets, several in flight). Errors: ALIGN (addr or len),
+ * RANGE (tile, broadcast read, address below 0x80000000 or past
+ * 0xFFFFFFFF), DEVICE (unmapped address: words before it were written).
+ * HALT/RUN, CSR, route and register calls: RANGE (tile, CSR number,
+ * color), ALIGN (register address), DEVICE (unmapped or read-only). */
 WSE_API int wse_mem_read(wse_device *dev, unsigned x, unsigned y,
 			 uint32_t addr, void *buf, size_t len);
 WSE_API int wse_mem_write(wse_device *dev, unsigned x, unsigned y,
@@ -171,7 +196,8 @@ WSE_API int wse_reg_write(wse_device *dev, unsigned x, unsigned y,
 
 /* Performance counters of a tile's router (15 values, see the protocol) or,
  * with x = y = WSE_ALL_TILES, of the host interface. Returns the number of
- * counters the device sent (may exceed n; only n are stored). */
+ * counters the device sent (may exceed n; only n are stored). Errors:
+ * RANGE (tile). */
 WSE_API int wse_perf_read(wse_device *dev, unsigned x, unsigned y,
 			  uint32_t *values, size_t n);
 
@@ -184,20 +210,28 @@ struct wse_stream_chunk {
 	size_t count;
 };
 /* Inject wavelets at one or several edge ports in one packet (split if
- * larger than max_payload); returns when the device accepted them all. */
+ * larger than max_payload); returns when the device accepted them all.
+ * Errors: RANGE (edge, row, wavelet over 38 bits), TIMEOUT (the mesh did
+ * not take them: back pressure; the request is aborted). */
 WSE_API int wse_stream_in(wse_device *dev, const struct wse_stream_chunk *c,
 			  size_t n);
-/* Allow the device to send up to n more wavelets from an edge port. */
+/* Allow the device to send up to n more wavelets from an edge port.
+ * Errors: INVALID_PARAM (n 0), RANGE. */
 WSE_API int wse_stream_credit(wse_device *dev, unsigned edge, unsigned row,
 			      uint32_t n);
 /* Take up to max received wavelets of a port, waiting up to timeout_ms
- * (< 0: the device time-out) for at least one. Returns the count. */
+ * (< 0: the device time-out; 0: only what is there) for at least one.
+ * Returns the count. Errors: INVALID_PARAM (max 0), RANGE, TIMEOUT
+ * (nothing came), NO_DEVICE, BUSY (from a callback). */
 WSE_API int wse_stream_out(wse_device *dev, unsigned edge, unsigned row,
 			   uint64_t *buf, size_t max, int timeout_ms);
 /* Take up to len bytes of console output received so far (all tiles,
- * in arrival order; each line prefixed "[x,y] "). Returns the count. */
+ * in arrival order; each line prefixed "[x,y] "). Returns the count, or
+ * INVALID_PARAM. Does not wait. */
 WSE_API int wse_console_read(wse_device *dev, char *buf, size_t len);
 
+/* Flash of the board. Errors: NOT_SUPPORTED (no flash), RANGE (past its
+ * end), ALIGN (erase not on sectors), IO (the part failed). */
 WSE_API int wse_flash_read(wse_device *dev, uint32_t off, void *buf,
 			   size_t len);
 WSE_API int wse_flash_erase(wse_device *dev, uint32_t off, uint32_t len);
@@ -300,9 +334,11 @@ struct wse_link_stats {
 	uint64_t tx_packets, rx_packets;
 	uint64_t resync_bytes;   /* bytes skipped looking for a header */
 	uint64_t bad_packets;    /* CRC/format errors in received packets */
-	uint64_t late_replies;   /* responses for retired (timed-out) tags */
+	uint64_t late_replies;   /* responses for retired tags (timed out,
+				    cancelled, or of a failed transfer) */
 	uint64_t timeouts;
 };
+/* Errors: INVALID_PARAM (dev or st NULL, st->size too small). */
 WSE_API int wse_get_link_stats(wse_device *dev, struct wse_link_stats *st);
 
 #ifdef __cplusplus

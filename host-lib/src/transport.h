@@ -7,8 +7,9 @@
  *
  * Common rules: every wait is bounded by the timeout_ms given (> 0); no
  * function raises a signal (SIGPIPE included); file descriptors are
- * close-on-exec; a transport is used by one thread at a time (the device
- * lock serializes it). Errors are enum wse_error values.
+ * close-on-exec. send and recv run concurrently (the device's receiver
+ * thread calls recv, one sender at a time calls send); open and close run
+ * alone. Errors are enum wse_error values.
  */
 #ifndef WSEHOST_TRANSPORT_H
 #define WSEHOST_TRANSPORT_H
