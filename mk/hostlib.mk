@@ -27,7 +27,8 @@ HL_OBJS_TSAN := $(patsubst host-lib/src/%.c,$(HL_DIR)/tsan/%.o,$(HL_SRCS))
 HL_A_TSAN := $(HL_DIR)/tsan/libwsehost.a
 HL_TSAN  := -fsanitize=thread -fno-omit-frame-pointer
 HL_T     := $(HL_DIR)/tests
-HL_TESTS := test_codec test_dtb test_link test_faults test_threads
+HL_TESTS := test_codec test_dtb test_link test_faults test_threads test_async
+HL_TSAN_TESTS := test_threads test_async
 HL_TSRC_COMMON := tests/hostlib/fake_dev.c
 HL_BOARD_DTBS := $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/$(b).dtb)
 PREFIX   ?= /usr/local
@@ -113,14 +114,14 @@ $(HL_T)/fuzz_link: $(HL_FUZZ_SRCS) $(HL_HDRS) | deps
 HL_EX := $(HL_T)/example-install
 
 test-hostlib: $(addprefix $(HL_T)/,$(HL_TESTS)) $(addprefix $(HL_T)/san/,$(HL_TESTS)) \
-		$(HL_T)/tsan/test_threads $(HL_T)/fake-wsemu-sim $(HL_T)/fuzz_link $(HL_SO) $(HL_BOARD_DTBS)
+		$(addprefix $(HL_T)/tsan/,$(HL_TSAN_TESTS)) $(HL_T)/fake-wsemu-sim $(HL_T)/fuzz_link $(HL_SO) $(HL_BOARD_DTBS)
 	@set -e; export WSE_TEST_BOARDS=$(BUILD)/boards WSEMU_SIM=$(abspath $(HL_T)/fake-wsemu-sim) \
 		FAKE_DTB_DIR=$(abspath $(BUILD)/boards) TMPDIR=$${TMPDIR:-/tmp}; \
 	for t in $(HL_TESTS); do echo "--- $$t"; $(HL_T)/$$t; done; \
 	for t in $(HL_TESTS); do echo "--- $$t (ASan+UBSan)"; \
 		ASAN_OPTIONS=detect_leaks=1 $(HL_T)/san/$$t; done; \
-	echo "--- test_threads (TSan)"; \
-	TSAN_OPTIONS=halt_on_error=1 $(HL_T)/tsan/test_threads; \
+	for t in $(HL_TSAN_TESTS); do echo "--- $$t (TSan)"; \
+		TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(HL_T)/tsan/$$t; done; \
 	echo "--- test_faults (valgrind)"; \
 	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=1 $(HL_T)/test_faults > $(HL_T)/valgrind.log 2>&1 || \

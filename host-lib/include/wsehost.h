@@ -109,7 +109,10 @@ struct wse_open_opts {
  */
 WSE_API int wse_open(wse_device **dev, const char *uri,
 		     const struct wse_open_opts *opts);
-/* Close and free; NULL is ignored. */
+/* Close and free; NULL is ignored. Pending asynchronous transfers are
+ * cancelled and their callbacks (status WSE_ERROR_ABORTED) have all run
+ * when it returns. Must not be called from a callback (ignored, logged)
+ * nor race with other calls on dev. */
 WSE_API void wse_close(wse_device *dev);
 
 /* Device description, from INFO and the device's DTB.
@@ -128,6 +131,7 @@ struct wse_info {
 	char link_compatible[32];
 	unsigned link_width_bits, link_bytes_per_cycle, link_latency_cycles;
 };
+/* Errors: INVALID_PARAM (dev or info NULL, info->size too small). */
 WSE_API int wse_get_info(wse_device *dev, struct wse_info *info);
 /* The raw DTB, valid until wse_close(). */
 WSE_API int wse_get_dtb(wse_device *dev, const void **dtb, size_t *len);
@@ -136,7 +140,27 @@ WSE_API int wse_get_dtb(wse_device *dev, const void **dtb, size_t *len);
 WSE_API int wse_parse_dtb(const void *dtb, size_t len, struct wse_info *info,
 			  char *errbuf, size_t errlen);
 
-/* Round trip with len bytes (<= max_payload) echoed. */
+/*
+ * Errors of the calls below that talk to the device (all but
+ * wse_console_read and wse_crc32c), besides those listed with each:
+ *   INVALID_PARAM  dev NULL, a required pointer NULL
+ *   TIMEOUT        the device did not answer in time (the request is
+ *                  aborted; see docs/libwsehost.md "Time-outs")
+ *   NO_DEVICE      the device went away (then returned by every call)
+ *   IO             the link failed otherwise
+ *   NO_MEM         out of memory
+ *   BUSY           called from a transfer callback (it would wait on the
+ *                  callback thread), or the device refused (in use)
+ *   ABORTED        the request was aborted (a reset, or the device closing)
+ *   MALFORMED, PAYLOAD_CRC, LENGTH, VERSION, BAD_OPCODE, OVERFLOW
+ *                  the device refused our packet, or answered with a bad
+ *                  one
+ * Requests of several threads share the link; each call waits only for
+ * its own, with no lock held while it waits.
+ */
+
+/* Round trip with len bytes (<= max_payload, else LENGTH) echoed;
+ * MALFORMED if the echo differs. */
 WSE_API int wse_ping(wse_device *dev, const void *data, size_t len);
 WSE_API int wse_reset(wse_device *dev);
 /* x = y = WSE_ALL_TILES: every tile. */
@@ -145,7 +169,11 @@ WSE_API int wse_tile_halt(wse_device *dev, unsigned x, unsigned y);
 WSE_API int wse_tile_run(wse_device *dev, unsigned x, unsigned y);
 
 /* Tile memory (the core's address space), len a multiple of 4, any size
- * (split into packets). */
+ * (split into packets, several in flight). Errors: ALIGN (addr or len),
+ * RANGE (tile, broadcast read, address below 0x80000000 or past
+ * 0xFFFFFFFF), DEVICE (unmapped address: words before it were written).
+ * HALT/RUN, CSR, route and register calls: RANGE (tile, CSR number,
+ * color), ALIGN (register address), DEVICE (unmapped or read-only). */
 WSE_API int wse_mem_read(wse_device *dev, unsigned x, unsigned y,
 			 uint32_t addr, void *buf, size_t len);
 WSE_API int wse_mem_write(wse_device *dev, unsigned x, unsigned y,
@@ -168,7 +196,8 @@ WSE_API int wse_reg_write(wse_device *dev, unsigned x, unsigned y,
 
 /* Performance counters of a tile's router (15 values, see the protocol) or,
  * with x = y = WSE_ALL_TILES, of the host interface. Returns the number of
- * counters the device sent (may exceed n; only n are stored). */
+ * counters the device sent (may exceed n; only n are stored). Errors:
+ * RANGE (tile). */
 WSE_API int wse_perf_read(wse_device *dev, unsigned x, unsigned y,
 			  uint32_t *values, size_t n);
 
@@ -181,20 +210,28 @@ struct wse_stream_chunk {
 	size_t count;
 };
 /* Inject wavelets at one or several edge ports in one packet (split if
- * larger than max_payload); returns when the device accepted them all. */
+ * larger than max_payload); returns when the device accepted them all.
+ * Errors: RANGE (edge, row, wavelet over 38 bits), TIMEOUT (the mesh did
+ * not take them: back pressure; the request is aborted). */
 WSE_API int wse_stream_in(wse_device *dev, const struct wse_stream_chunk *c,
 			  size_t n);
-/* Allow the device to send up to n more wavelets from an edge port. */
+/* Allow the device to send up to n more wavelets from an edge port.
+ * Errors: INVALID_PARAM (n 0), RANGE. */
 WSE_API int wse_stream_credit(wse_device *dev, unsigned edge, unsigned row,
 			      uint32_t n);
 /* Take up to max received wavelets of a port, waiting up to timeout_ms
- * (< 0: the device time-out) for at least one. Returns the count. */
+ * (< 0: the device time-out; 0: only what is there) for at least one.
+ * Returns the count. Errors: INVALID_PARAM (max 0), RANGE, TIMEOUT
+ * (nothing came), NO_DEVICE, BUSY (from a callback). */
 WSE_API int wse_stream_out(wse_device *dev, unsigned edge, unsigned row,
 			   uint64_t *buf, size_t max, int timeout_ms);
 /* Take up to len bytes of console output received so far (all tiles,
- * in arrival order; each line prefixed "[x,y] "). Returns the count. */
+ * in arrival order; each line prefixed "[x,y] "). Returns the count, or
+ * INVALID_PARAM. Does not wait. */
 WSE_API int wse_console_read(wse_device *dev, char *buf, size_t len);
 
+/* Flash of the board. Errors: NOT_SUPPORTED (no flash), RANGE (past its
+ * end), ALIGN (erase not on sectors), IO (the part failed). */
 WSE_API int wse_flash_read(wse_device *dev, uint32_t off, void *buf,
 			   size_t len);
 WSE_API int wse_flash_erase(wse_device *dev, uint32_t off, uint32_t len);
@@ -206,15 +243,102 @@ WSE_API int wse_flash_verify(wse_device *dev, uint32_t off, uint32_t len,
 /* CRC-32C as the protocol uses it (start with crc = 0). */
 WSE_API uint32_t wse_crc32c(uint32_t crc, const void *buf, size_t len);
 
+/*
+ * Asynchronous transfers.
+ *
+ * A transfer is submitted with a completion callback and returns at once;
+ * the callback later reports how it ended:
+ *
+ *   void cb(wse_transfer *xfer, int status, size_t actual, void *user);
+ *
+ * status is 0 or a negative error (as the synchronous call would return
+ * it; WSE_ERROR_ABORTED after wse_transfer_cancel() or wse_close(),
+ * WSE_ERROR_TIMEOUT when its time-out passed, WSE_ERROR_NO_DEVICE when the
+ * device went away); actual is what was transferred: bytes for memory,
+ * wavelets accepted for stream-in, wavelets stored in buf for stream-out.
+ *
+ * Rules (docs/libwsehost.md, "Asynchronous transfers"):
+ *  - The caller owns the buffer (and, for stream-in, the chunks and their
+ *    wavelets) until the callback runs; the library does not touch it
+ *    after that, whatever the status.
+ *  - Callbacks run on one library thread per device, the callback
+ *    thread, one at a time, in completion order. A callback may submit
+ *    (resubmit) transfers, cancel and free transfers, and call the
+ *    non-waiting functions (wse_console_read, wse_get_info,
+ *    wse_get_link_stats). It must not call wse_close() (ignored, logged)
+ *    and must not block: the synchronous calls that wait for the device
+ *    return WSE_ERROR_BUSY there.
+ *  - The callback may run before the submitting call returns; *xfer is
+ *    set before that.
+ *  - A submit that fails returns the error and no callback comes.
+ *  - With xfer NULL the library frees the transfer after its callback;
+ *    otherwise the caller frees it with wse_transfer_free() once the
+ *    callback has been called (inside the callback is fine).
+ *  - timeout_ms <= 0 means the device's time-out (wse_open_opts). For
+ *    requests it runs per packet from the moment the packet is sent (a
+ *    packet waits for a free slot only behind packets that are
+ *    themselves on a time-out); for stream-out from the submission.
+ *  - Requests of all transfers go out in submission order, at most the
+ *    device's max_outstanding on the link, and the device executes them
+ *    in that order. A transfer split into several packets may have some
+ *    executed when another fails.
+ */
+typedef struct wse_transfer wse_transfer;
+typedef void (*wse_transfer_cb)(wse_transfer *xfer, int status,
+				size_t actual, void *user);
+
+/* wse_mem_read / wse_mem_write as transfers. Submit errors: INVALID_PARAM
+ * (dev, cb or buf NULL), ALIGN, RANGE (tile or address), LENGTH, NO_MEM,
+ * NO_DEVICE (device gone), ABORTED (device closing). Completion status:
+ * 0, TIMEOUT, ABORTED, NO_DEVICE, IO, the device's refusal (RANGE, ALIGN,
+ * DEVICE, ...) or a protocol error (MALFORMED, PAYLOAD_CRC, ...). */
+WSE_API int wse_mem_read_async(wse_device *dev, unsigned x, unsigned y,
+			       uint32_t addr, void *buf, size_t len,
+			       int timeout_ms, wse_transfer_cb cb, void *user,
+			       wse_transfer **xfer);
+WSE_API int wse_mem_write_async(wse_device *dev, unsigned x, unsigned y,
+				uint32_t addr, const void *buf, size_t len,
+				int timeout_ms, wse_transfer_cb cb, void *user,
+				wse_transfer **xfer);
+/* wse_stream_in as a transfer; the wavelets are copied at submission.
+ * Submit errors: INVALID_PARAM, RANGE (port, wavelet over 38 bits),
+ * NO_MEM, NO_DEVICE, ABORTED. Completion as wse_mem_read_async. */
+WSE_API int wse_stream_in_async(wse_device *dev,
+				const struct wse_stream_chunk *c, size_t n,
+				int timeout_ms, wse_transfer_cb cb, void *user,
+				wse_transfer **xfer);
+/* Wait for wavelets of a port: completes as soon as at least one is
+ * there, with up to max of them in buf (actual = the count). Stream-outs
+ * of one port are served in submission order. Credits are not granted by
+ * this call (wse_stream_credit). Submit errors: INVALID_PARAM (max 0),
+ * RANGE, NO_MEM, NO_DEVICE, ABORTED. Completion status: 0, TIMEOUT,
+ * ABORTED, NO_DEVICE. */
+WSE_API int wse_stream_out_async(wse_device *dev, unsigned edge,
+				 unsigned row, uint64_t *buf, size_t max,
+				 int timeout_ms, wse_transfer_cb cb,
+				 void *user, wse_transfer **xfer);
+/* Complete a pending transfer with WSE_ERROR_ABORTED: its callback comes
+ * (on the callback thread, possibly before this returns); packets on the
+ * link get an ABORT, and their answers are dropped. Returns 0,
+ * INVALID_PARAM (NULL), NOT_FOUND (already completed). Must not race with
+ * wse_close() of its device. */
+WSE_API int wse_transfer_cancel(wse_transfer *xfer);
+/* Free a completed transfer (NULL is ignored, returns 0). Returns BUSY,
+ * freeing nothing, if its callback has not been called yet. May be
+ * called after wse_close() of its device. */
+WSE_API int wse_transfer_free(wse_transfer *xfer);
+
 /* Link statistics of the host side. Set size first. */
 struct wse_link_stats {
 	size_t size;
 	uint64_t tx_packets, rx_packets;
 	uint64_t resync_bytes;   /* bytes skipped looking for a header */
 	uint64_t bad_packets;    /* CRC/format errors in received packets */
-	uint64_t late_replies;   /* responses for retired (timed-out) tags */
+	uint64_t late_replies;   /* responses for retired tags (timed out,
+				    cancelled, or of a failed transfer) */
 	uint64_t timeouts;
 };
+/* Errors: INVALID_PARAM (dev or st NULL, st->size too small). */
 WSE_API int wse_get_link_stats(wse_device *dev, struct wse_link_stats *st);
 
 /* Load the PT_LOAD segments of a little-endian RISC-V ELF32 image (in

@@ -208,6 +208,11 @@ static int is_event_op(uint8_t op)
 	return op == WSE_OP_STREAM_OUT || op == WSE_OP_CONSOLE;
 }
 
+int wse_refusal_of_opcode(const struct wse_pkt *p)
+{
+	return wse_pkt_role(p) == WSE_ROLE_RESPONSE && p->status == WSE_ST_OPCODE;
+}
+
 int wse_hdr_decode(const uint8_t *buf, size_t n, struct wse_pkt *p,
 		   uint32_t max_payload)
 {
@@ -241,6 +246,8 @@ int wse_hdr_decode(const uint8_t *buf, size_t n, struct wse_pkt *p,
 		return WSE_ERROR_MALFORMED;
 	if (role == WSE_ROLE_EVENT && p->tag != 0)
 		return WSE_ERROR_MALFORMED;
+	if (wse_refusal_of_opcode(p))
+		return 0;
 	if (!wse_opcode_known(p->opcode))
 		return WSE_ERROR_BAD_OPCODE;
 	if ((role == WSE_ROLE_EVENT) != is_event_op(p->opcode))
@@ -478,6 +485,8 @@ int wse_payload_check(const struct wse_pkt *p)
 		return WSE_ERROR_TRUNCATED;
 	switch (wse_pkt_role(p)) {
 	case WSE_ROLE_RESPONSE:
+		if (wse_refusal_of_opcode(p))
+			return exact(p->length, 0);
 		if (!wse_opcode_known(p->opcode) || is_event_op(p->opcode))
 			return WSE_ERROR_BAD_OPCODE;
 		return response_check(p);

@@ -101,6 +101,10 @@ WSE_INTERNAL int wse_rx_next(struct wse_rx *rx, struct wse_pkt *p);
  * with its status, event). 0, MALFORMED, TRUNCATED, BAD_OPCODE. */
 WSE_INTERNAL int wse_payload_check(const struct wse_pkt *p);
 WSE_INTERNAL enum wse_role wse_pkt_role(const struct wse_pkt *p);
+/* 1 for a response with status OPCODE: it carries the opcode the device
+ * refused (unknown, or an event opcode), which is therefore exempt from
+ * the opcode check (docs/protocol.md 3.1, check 7). */
+WSE_INTERNAL int wse_refusal_of_opcode(const struct wse_pkt *p);
 
 /* ---- Typed payloads. decode_* check exact sizes and reserved fields. -- */
 struct wse_wire_info {

@@ -7,8 +7,9 @@
  *
  * Common rules: every wait is bounded by the timeout_ms given (> 0); no
  * function raises a signal (SIGPIPE included); file descriptors are
- * close-on-exec; a transport is used by one thread at a time (the device
- * lock serializes it). Errors are enum wse_error values.
+ * close-on-exec. send and recv run concurrently (the device's receiver
+ * thread calls recv, one sender at a time calls send); open and close run
+ * alone. Errors are enum wse_error values.
  */
 #ifndef WSEHOST_TRANSPORT_H
 #define WSEHOST_TRANSPORT_H
@@ -84,6 +85,14 @@ WSE_INTERNAL int wse_open_ops(wse_device **dev,
 			      const struct wse_transport_ops *ops,
 			      const char *args,
 			      const struct wse_open_opts *opts);
+
+/* One request of any opcode (an optional one to probe, or one the device
+ * must refuse), waiting for its answer with the device's time-out. The
+ * response payload goes to rep (at most cap bytes). Returns the payload
+ * length or an error: the device's status as an error (an unknown opcode
+ * is BAD_OPCODE), TIMEOUT, NO_DEVICE, IO, OVERFLOW, LENGTH. */
+WSE_INTERNAL int wse_request(wse_device *dev, uint8_t op, const void *pl,
+			     size_t len, void *rep, size_t cap);
 
 /* Milliseconds on a monotonic clock. */
 WSE_INTERNAL long long wse_now_ms(void);

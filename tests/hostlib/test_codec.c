@@ -350,6 +350,18 @@ static void test_bad_headers(void **s)
 	}
 	n = enc(WSE_OP_PING, WSE_FLAG_EVENT, 0, 0, NULL, 0);
 	assert_int_equal(dec((size_t)n, &p), WSE_ERROR_BAD_OPCODE);
+	/* The refusal of an unknown or event opcode carries that opcode and is
+	 * a valid response; with another status the opcode is checked. */
+	static const uint8_t refused[] = {0x7F, 0x00, WSE_OP_STREAM_OUT, WSE_OP_CONSOLE};
+	for (size_t i = 0; i < sizeof(refused); i++) {
+		n = enc(refused[i], WSE_FLAG_RESPONSE, 5, WSE_ST_OPCODE, NULL, 0);
+		assert_int_equal(dec((size_t)n, &p), 0);
+		assert_int_equal(p.opcode, refused[i]);
+		n = enc(refused[i], WSE_FLAG_RESPONSE, 5, WSE_ST_RANGE, NULL, 0);
+		assert_int_equal(dec((size_t)n, &p), WSE_ERROR_BAD_OPCODE);
+	}
+	n = enc(0x7F, WSE_FLAG_RESPONSE, 5, WSE_ST_OPCODE, "xyzw", 4);
+	assert_int_equal(dec((size_t)n, &p), WSE_ERROR_MALFORMED);
 	/* Flags and reserved fields. */
 	n = enc(WSE_OP_PING, 0x04, 1, 0, NULL, 0);
 	assert_int_equal(dec((size_t)n, &p), WSE_ERROR_MALFORMED);

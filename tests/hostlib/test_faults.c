@@ -5,10 +5,12 @@
  * IO, TIMEOUT or NO_DEVICE, for every k until a whole session (open,
  * requests of every kind, streams, close) runs without reaching k. Every
  * call must return success or its documented error, never hang, and
- * nothing may leak (run under ASan/LeakSanitizer and valgrind).
+ * nothing may leak (run under ASan/LeakSanitizer and valgrind). The session
+ * includes asynchronous transfers: a read, and a stream-out ended by close.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,8 +29,10 @@
 
 static char dir[64], sock[128], dtb[512];
 
-/* Fault plan (test-wide; the library itself keeps no global state). */
-static int op_count, fail_at, fail_err, injected, dead_injected;
+/* Fault plan (test-wide; the library itself keeps no global state). The
+ * library's receiver thread calls recv while the caller's thread sends. */
+static atomic_int op_count, injected, dead_injected;
+static int fail_at, fail_err;
 
 struct wse_transport {
 	struct wse_transport *inner;
@@ -96,6 +100,20 @@ static void ok_or_injected(int r, int line, int also)
 #define CHECK(call) ok_or_injected((call), __LINE__, 0)
 #define CHECK_OR(call, e) ok_or_injected((call), __LINE__, (e))
 
+struct async_seen {
+	atomic_int *calls;
+	int *status;
+};
+
+static void seen_cb(wse_transfer *x, int st, size_t actual, void *user)
+{
+	struct async_seen *a = user;
+	(void)x;
+	(void)actual;
+	*a->status = st;
+	atomic_fetch_add(a->calls, 1);
+}
+
 /* One session; returns the number of transport operations it used. */
 static int session(const char *uri_args)
 {
@@ -143,8 +161,26 @@ static int session(const char *uri_args)
 	CHECK(r);
 	r = wse_flash_verify(d, 0, 100, wse_crc32c(0, buf, 100));
 	CHECK_OR(r, WSE_ERROR_VERIFY);
+	/* Asynchronous: a read, and a stream-out that close cancels. */
+	atomic_int calls = 0;
+	int st = 1;
+	struct async_seen a = {&calls, &st};
+	r = wse_mem_read_async(d, 1, 1, 0x80000000u, rd, 64, 0, seen_cb, &a, NULL);
+	CHECK(r);
+	for (int i = 0; !r && i < 400 && !atomic_load(&calls); i++)
+		usleep(5000);
+	if (!r) {
+		assert_int_equal(atomic_load(&calls), 1);
+		CHECK(st);
+	}
+	int st2 = 1;
+	struct async_seen b = {&calls, &st2};
+	r = wse_stream_out_async(d, WSE_EAST, 3, got, 4, 10000, seen_cb, &b, NULL);
+	CHECK(r);
 	CHECK(wse_reset(d));
 	wse_close(d);
+	if (!r)
+		assert_true(st2 == WSE_ERROR_ABORTED || st2 == WSE_ERROR_NO_DEVICE);
 	return op_count;
 }
 

@@ -274,6 +274,30 @@ static void test_garbage_and_crc(void **state)
 	assert_int_equal(wse_reg_read(x->d, 0, 0, 0, &v), 0);
 }
 
+/* A request the device cannot serve (an unknown opcode, an event opcode)
+ * is refused with status OPCODE in a response carrying that opcode: the
+ * caller gets BAD_OPCODE at once, and the answer is not a bad packet. */
+static void test_refused_opcode(void **state)
+{
+	struct fx *x = *state;
+	static const uint8_t ops[] = {0x7F, 0xEE, WSE_OP_STREAM_OUT, WSE_OP_CONSOLE};
+	struct wse_link_stats st = {.size = sizeof(st)};
+	uint8_t rep[16];
+	for (size_t i = 0; i < sizeof(ops); i++) {
+		long long t0 = wse_now_ms();
+		assert_int_equal(wse_request(x->d, ops[i], "abcd", 4, rep, sizeof(rep)),
+				 WSE_ERROR_BAD_OPCODE);
+		assert_true(wse_now_ms() - t0 < 200);
+	}
+	assert_int_equal(wse_get_link_stats(x->d, &st), 0);
+	assert_int_equal(st.bad_packets, 0);
+	assert_int_equal(st.timeouts, 0);
+	assert_int_equal(st.late_replies, 0);
+	/* The link is in step: the next request gets its own answer. */
+	assert_int_equal(wse_request(x->d, WSE_OP_PING, "abcd", 4, rep, sizeof(rep)), 4);
+	assert_memory_equal(rep, "abcd", 4);
+}
+
 static void test_dies_mid_reply(void **state)
 {
 	struct fx *x = *state;
@@ -436,6 +460,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_console_flash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_and_late, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_and_crc, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_opcode, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dies_mid_reply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hang_up, setup, teardown),
 		cmocka_unit_test(test_open_errors),

@@ -171,10 +171,70 @@ static void test_small_pass(void **state)
 	check_pass(2, dims, 8, 11, 1);
 }
 
+/* Three layers (two backward-input passes), batch 20: columns hold
+ * different numbers of real tokens, padded slots are masked. */
+static void test_three_layers_odd_batch(void **state)
+{
+	(void)state;
+	static const unsigned dims[] = { 20, 12, 9, 7 };
+
+	check_pass(3, dims, 20, 12, 1);
+}
+
+/* Fewer features than rows: rows without inputs, rows without classes. */
+static void test_narrow(void **state)
+{
+	(void)state;
+	static const unsigned dims[] = { 3, 6, 2 };
+
+	check_pass(2, dims, 5, 13, 1);
+}
+
+/* Forward and loss only (evaluation): no gradients cross the link. */
+static void test_forward_only(void **state)
+{
+	(void)state;
+	static const unsigned dims[] = { 64, 16, 10 };
+
+	check_pass(2, dims, 16, 14, 0);
+}
+
+/* The small MLP of the training tests, at batch 16. */
+static void test_64_16_10(void **state)
+{
+	(void)state;
+	static const unsigned dims[] = { 64, 16, 10 };
+
+	check_pass(2, dims, 16, 15, 1);
+}
+
+/* A model whose buffers exceed DMEM is refused with both byte counts. */
+static void test_does_not_fit(void **state)
+{
+	(void)state;
+	static const unsigned dims[] = { 784, 1024, 10 };
+	struct train_mesh *m = (struct train_mesh *)1;
+	unsigned R, C;
+	char err[512] = "";
+	int rc = train_mesh_open(&m, uri(), 2, dims, 512, 60000, &R, &C, err, sizeof(err));
+
+	print_message("%s\n", err);
+	assert_int_equal(rc, WSE_ERROR_NO_MEM);
+	assert_null(m);
+	assert_non_null(strstr(err, "does not fit"));
+	assert_non_null(strstr(err, "bytes of DMEM"));
+	assert_non_null(strstr(err, "are available"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_pass),
+		cmocka_unit_test(test_three_layers_odd_batch),
+		cmocka_unit_test(test_narrow),
+		cmocka_unit_test(test_forward_only),
+		cmocka_unit_test(test_64_16_10),
+		cmocka_unit_test(test_does_not_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
