@@ -9,9 +9,11 @@
 
 #include <wsemu/wse_mlp_abi.h>
 
+#include "fmnist.h"
 #include "train_mesh.h"
 #include "train_ref.h"
 #include "wsehost.h"
+#include "wsehost_train.h"
 
 static const char *uri(void)
 {
@@ -226,6 +228,101 @@ static void test_does_not_fit(void **state)
 	assert_non_null(strstr(err, "are available"));
 }
 
+/* ---- the training API: mesh backend vs host-reference backend ---- */
+
+static const char *fm_dir(void)
+{
+	const char *d = getenv("TR_FM_DIR");
+
+	return d ? d : FM_DEFAULT_DIR;
+}
+
+/* Write a params file for backend (mesh or host-reference). */
+static void write_params(const char *path, const char *opt, const char *backend)
+{
+	const char *mesh = getenv("WSE_TEST_MESH");
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "model.layers = 196, 16, 10\nmodel.init_seed = 5\ndata.dir = %s\n"
+		   "data.pool = 2\ndata.shuffle = 1\ndata.shuffle_seed = 3\n"
+		   "train.batch_size = 16\n%s\nruntime.backend = %s\n"
+		   "runtime.device = %s\nruntime.mesh = %s\n",
+		fm_dir(), opt, backend, uri(), mesh && *mesh ? mesh : "4x4");
+	fclose(f);
+}
+
+/* After every one of 10 steps: loss, weights, biases and optimizer state
+ * of the mesh run equal the host-reference run bit for bit. */
+static void check_steps(const char *opt)
+{
+	char pm[] = "/tmp/wsemesh-XXXXXX", path[64], err[768];
+	wse_train *tm, *tr;
+	struct wse_train_opts o = { .size = sizeof(o), .num_devices = 1 };
+
+	assert_non_null(mkdtemp(pm));
+	snprintf(path, sizeof(path), "%s/mesh.params", pm);
+	write_params(path, opt, "mesh");
+	if (wse_train_create(&tm, path, &o, err, sizeof(err))) {
+		print_error("%s\n", err);
+		fail();
+	}
+	assert_string_equal(wse_train_backend(tm), "mesh");
+	snprintf(path, sizeof(path), "%s/ref.params", pm);
+	write_params(path, opt, "host-reference");
+	assert_int_equal(wse_train_create(&tr, path, &o, err, sizeof(err)), 0);
+	for (int step = 1; step <= 10; step++) {
+		struct wse_train_metrics a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
+
+		if (wse_train_step(tm, &a)) {
+			print_error("%s\n", wse_train_last_error(tm));
+			fail();
+		}
+		assert_int_equal(wse_train_step(tr, &b), 0);
+		assert_int_equal(bits(a.loss), bits(b.loss));
+		assert_int_equal(a.correct, b.correct);
+		const char *name;
+		unsigned nd, checked = 0;
+		uint32_t dims[4];
+
+		for (unsigned k = 0; wse_train_tensor_info(tm, k, &name, &nd, dims) > 0; k++) {
+			size_t n = (size_t)wse_train_tensor_info(tm, k, &name, &nd, dims);
+			float *x = malloc(n * 4), *y = malloc(n * 4);
+
+			assert_int_equal(wse_train_get_tensor(tm, name, x, n), 0);
+			assert_int_equal(wse_train_get_tensor(tr, name, y, n), 0);
+			for (size_t q = 0; q < n; q++)
+				if (bits(x[q]) != bits(y[q])) {
+					print_error("step %d: %s differs first at index %zu: mesh 0x%08x, "
+						    "reference 0x%08x\n", step, name, q, bits(x[q]), bits(y[q]));
+					fail();
+				}
+			free(x);
+			free(y);
+			checked++;
+		}
+		if (step == 1 || step == 10)
+			print_message("%.12s step %d: loss %.6f (0x%08x), %u tensors equal\n", opt, step,
+				      (double)a.loss, bits(a.loss), checked);
+	}
+	wse_train_destroy(tm);
+	wse_train_destroy(tr);
+	snprintf(path, sizeof(path), "rm -rf %s", pm);
+	assert_int_equal(system(path), 0);
+}
+
+static void test_steps_sgd(void **state)
+{
+	(void)state;
+	check_steps("optimizer.name = sgd\noptimizer.lr = 0.1\noptimizer.momentum = 0.9");
+}
+
+static void test_steps_adam(void **state)
+{
+	(void)state;
+	check_steps("optimizer.name = adamw\noptimizer.lr = 0.003\noptimizer.weight_decay = 0.01");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,7 +332,11 @@ int main(void)
 		cmocka_unit_test(test_forward_only),
 		cmocka_unit_test(test_64_16_10),
 		cmocka_unit_test(test_does_not_fit),
+		cmocka_unit_test(test_steps_sgd),
+		cmocka_unit_test(test_steps_adam),
 	};
 
+	if (getenv("TM_FILTER"))
+		cmocka_set_test_filter(getenv("TM_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
