@@ -60,3 +60,21 @@ $(HL_DIR)/san/wse_route.o: host-lib/route/wse_route.c host-lib/route/wse_route.h
 $(HL_DIR)/tsan/wse_route.o: host-lib/route/wse_route.c host-lib/route/wse_route.h | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(HL_CFLAGS) $(HL_TSAN) -c -o $@ $<
+
+# ---- tests -----------------------------------------------------------------------
+TM_TEST := $(TM_DIR)/test_train_mesh
+TM_ENV   = WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp}
+
+$(TM_TEST): tests/train/test_train_mesh.c tests/train/tr_test.h include/wsemu/wse_mlp_abi.h $(HL_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(TR_TCFLAGS) -o $@ $< $(HL_A) -lcmocka $(HL_LIBS)
+
+.PHONY: test-train-mesh
+test-train-mesh: $(TM_TEST) $(DS_SIMS)
+	@echo "--- mesh backend vs reference on sim-4x4"
+	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 $(TM_TEST)
+	@echo "--- mesh backend vs reference on sim-2x2"
+	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='test_three*' $(TM_TEST)
+	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='test_steps_sgd' $(TM_TEST)
+
+TEST_STAGES += test-train-mesh

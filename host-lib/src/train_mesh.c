@@ -51,6 +51,7 @@ struct train_mesh {
 	int timeout_ms;
 	uint32_t params_addr, heap_lo, heap_hi;
 	struct train_mesh_stats st;
+	struct wse_mlp_params *written; /* per tile: the block last written */
 	char err[512];
 };
 
@@ -72,6 +73,14 @@ static long long now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static double now_ms_f(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* ---- routes ------------------------------------------------------------ */
@@ -187,6 +196,7 @@ static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *
 	TAKE(loss, tc);
 	TAKE(cand, tc);
 	TAKE(scratch, 2 * tc);
+	TAKE(stage, tc * m->C);
 #undef TAKE
 	lo->bytes = a - m->heap_lo;
 	lo->p.magic = WSE_MLP_MAGIC;
@@ -240,6 +250,10 @@ int train_mesh_open(struct train_mesh **out, const char *uri, unsigned nlayers,
 		goto fail_io;
 	m->R = m->info.rows;
 	m->C = m->info.columns;
+	if (!(m->written = calloc((size_t)m->R * m->C, sizeof(*m->written)))) {
+		r = tm_fail(m, WSE_ERROR_NO_MEM, "out of memory");
+		goto fail;
+	}
 	if ((r = wse_elf_symbol(wse_mlp_kernel_elf, wse_mlp_kernel_elf_len, "wse_mlp_params",
 				&m->params_addr)) ||
 	    (r = wse_elf_symbol(wse_mlp_kernel_elf, wse_mlp_kernel_elf_len, "__bss_end",
@@ -286,6 +300,7 @@ void train_mesh_close(struct train_mesh *m)
 	if (!m)
 		return;
 	wse_close(m->dev);
+	free(m->written);
 	free(m);
 }
 
@@ -317,44 +332,67 @@ static float u2f(uint32_t u)
 	return f;
 }
 
-/* Write the parameter block, batch slice and labels of every tile. */
-static int load_batch(struct train_mesh *m, const struct layout *lo, const unsigned *dims,
-		      const float *x, const uint8_t *labels, unsigned B, unsigned norm,
-		      uint32_t mode)
+/* Write each tile's parameter block where it changed since the last pass. */
+static int write_params(struct train_mesh *m, const struct layout *lo, unsigned B,
+			unsigned norm, uint32_t mode)
 {
-	unsigned R = m->R, C = m->C, tc = lo->tc, n0 = dims[0];
-	size_t an0 = rows_of(n0, R);
-	uint32_t *buf = calloc(an0 * tc + tc, sizeof(uint32_t));
 	int r = 0;
 
-	if (!buf)
-		return WSE_ERROR_NO_MEM;
-	for (unsigned y = 0; y < R && !r; y++)
-		for (unsigned c = 0; c < C && !r; c++) {
-			struct wse_mlp_params p = lo->p;
-			unsigned a = wse_mlp_count(n0, y, R);
+	for (unsigned y = 0; y < m->R && !r; y++)
+		for (unsigned c = 0; c < m->C && !r; c++) {
+			struct wse_mlp_params p = lo->p, *w = &m->written[y * m->C + c];
 
 			p.mode = mode;
 			p.x = c;
 			p.y = y;
-			p.nvalid = B > c ? (B - c + C - 1) / C : 0;
+			p.nvalid = B > c ? (B - c + m->C - 1) / m->C : 0;
 			p.inv_n = f2u(1.0f / (float)norm);
-			memset(buf, 0, (an0 * tc + tc) * sizeof(uint32_t));
-			for (unsigned s = 0; s < a; s++)
-				for (unsigned j = 0; j < p.nvalid; j++)
-					buf[s * tc + j] = f2u(x[(size_t)(c + j * C) * n0 + y + s * R]);
-			for (unsigned j = 0; j < p.nvalid; j++)
-				buf[an0 * tc + j] = labels[c + j * C];
+			if (!memcmp(&p, w, sizeof(p)))
+				continue;
+			memset(w, 0, sizeof(*w));
 			r = wse_mem_write(m->dev, c, y, m->params_addr, &p, sizeof(p));
 			if (!r)
-				r = wse_mem_write(m->dev, c, y, p.act[0], buf, an0 * tc * 4);
-			if (!r)
-				r = wse_mem_write(m->dev, c, y, p.labels, buf + an0 * tc, tc * 4);
+				*w = p;
 			m->st.bytes[TM_PARAMS] += sizeof(p);
-			m->st.bytes[TM_BATCH] += an0 * tc * 4;
-			m->st.bytes[TM_LABELS] += tc * 4;
 		}
-	free(buf);
+	return r;
+}
+
+/* Stream each row its input features of the whole batch in token order
+ * (padded tokens 0), then the labels of all tokens (padded: 0); the
+ * kernel keeps its column's tokens. */
+static int stream_batch(struct train_mesh *m, unsigned n0, const float *x,
+			const uint8_t *labels, unsigned B, unsigned tc)
+{
+	unsigned R = m->R, bp = tc * m->C;
+	size_t per_row = ((size_t)rows_of(n0, R) + 1) * bp;
+	uint64_t *wv = calloc(per_row * R, sizeof(uint64_t));
+	struct wse_stream_chunk *ch = calloc(R, sizeof(*ch));
+	int r;
+
+	if (!wv || !ch) {
+		free(wv);
+		free(ch);
+		return WSE_ERROR_NO_MEM;
+	}
+	for (unsigned y = 0; y < R; y++) {
+		uint64_t *o = wv + y * per_row;
+		size_t n = 0;
+
+		for (unsigned i = y; i < n0; i += R)
+			for (unsigned t = 0; t < bp; t++)
+				o[n++] = wse_wavelet(t < B ? f2u(x[(size_t)t * n0 + i]) : 0,
+						     WSE_MLP_C_WEIGHTS, 0);
+		for (unsigned t = 0; t < bp; t++)
+			o[n++] = wse_wavelet(t < B ? labels[t] : 0, WSE_MLP_C_WEIGHTS, 0);
+		ch[y] = (struct wse_stream_chunk){ .edge = WSE_WEST, .row = y, .wavelets = o,
+						   .count = n };
+		m->st.bytes[TM_BATCH] += 4ull * (n - bp);
+		m->st.bytes[TM_LABELS] += 4ull * bp;
+	}
+	r = wse_stream_in(m->dev, ch, R);
+	free(wv);
+	free(ch);
 	return r;
 }
 
@@ -575,17 +613,22 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 		return r;
 	plan_layout(m, L, net->dims, B, &lo);
 	memset(&m->st, 0, sizeof(m->st));
+	double t0 = now_ms_f(), t1;
 	r = wse_reg_write(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, REG_TILE_CTRL,
 			  CTRL_HALT | CTRL_CORE_RESET);
 	if (!r)
-		r = load_batch(m, &lo, net->dims, x, labels, B, norm,
-			       train ? WSE_MLP_MODE_TRAIN : WSE_MLP_MODE_FORWARD);
+		r = write_params(m, &lo, B, norm, train ? WSE_MLP_MODE_TRAIN : WSE_MLP_MODE_FORWARD);
 	for (unsigned y = 0; train && y < m->R && !r; y++)
 		r = wse_stream_credit(m->dev, WSE_EAST, y, (uint32_t)grad_count(net, y, m->R));
 	if (!r)
 		r = wse_tile_run(m->dev, WSE_ALL_TILES, WSE_ALL_TILES);
 	if (r)
 		return tm_fail(m, r, "mesh backend: starting the pass: %s", wse_strerror(r));
+	if ((r = stream_batch(m, net->dims[0], x, labels, B, lo.tc)))
+		return with_tiles(m, tm_fail(m, r, "mesh backend: streaming the batch: %s",
+					     wse_strerror(r)));
+	t1 = now_ms_f();
+	m->st.ms_load = t1 - t0;
 	for (unsigned l = 0; l < L && !r; l++)
 		r = stream_weights(m, net->w[l], net->b[l], net->dims[l], net->dims[l + 1], 0);
 	for (unsigned l = L; train && l-- > 1 && !r;)
@@ -593,13 +636,18 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 	if (r)
 		return with_tiles(m, tm_fail(m, r, "mesh backend: streaming the weights: %s",
 					     wse_strerror(r)));
+	t0 = now_ms_f();
+	m->st.ms_stream = t0 - t1;
 	for (unsigned y = 0; train && y < m->R; y++)
 		if ((r = collect_grads(m, net, y, out)))
 			return with_tiles(m, r);
+	t1 = now_ms_f();
+	m->st.ms_collect = t1 - t0;
 	if ((r = wait_done(m)))
 		return r;
 	if ((r = read_metrics(m, &lo, labels, B, out)))
 		return tm_fail(m, r, "mesh backend: reading the metrics: %s", wse_strerror(r));
+	m->st.ms_finish = now_ms_f() - t1;
 	out->loss = out->loss_sum / (float)norm;
 	return 0;
 }

@@ -34,6 +34,11 @@ struct train_mesh_stats {
 	uint64_t bytes[TM_NUM_BYTES];
 	uint32_t cycles;          /* device cycles of the pass (release to last tile done) */
 	uint64_t weight_wavelets; /* weight and bias wavelets streamed in */
+	/* host wall time of the pass's phases, milliseconds */
+	double ms_load;           /* reset, parameter blocks, batch, labels, release */
+	double ms_stream;         /* weights in */
+	double ms_collect;        /* gradients out */
+	double ms_finish;         /* waiting for the tiles' end, metrics */
 };
 
 /*

@@ -55,12 +55,13 @@ struct wse_mlp_params {
 	wse_u32 grad;           /* a(max dims[l<L]): weight-gradient partials */
 	wse_u32 bsum;           /* 1: bias-gradient partial */
 	wse_u32 zeros;          /* max(Tc, a(max dims)) words of +0, set by the kernel */
-	wse_u32 labels;         /* Tc u32: class of token slot j (j < nvalid) */
+	wse_u32 labels;         /* Tc u32: class of token slot j (streamed in) */
 	wse_u32 loss;           /* Tc out: per-token loss on the label's row */
 	wse_u32 cand;           /* Tc out: lowest local class k with z[k] == max, else K */
 	wse_u32 scratch;        /* 2 Tc: softmax max and sum */
+	wse_u32 stage;          /* Tc C words: one feature of the row's whole batch */
 	wse_u32 cycles;         /* out: mcycle when the pass ended */
-	wse_u32 reserved[3];
+	wse_u32 reserved[2];
 };
 
 /* Features of n on row r of R rows: a(n) = ceil((n - r) / R). */

@@ -133,9 +133,10 @@ static void check_pass(unsigned L, const unsigned *dims, unsigned B, uint64_t se
 	struct train_mesh_stats st;
 
 	train_mesh_get_stats(m, &st);
-	print_message("%ux%u, %u layers, batch %u, %s: loss %.6f (0x%08x), %u correct, %u cycles\n", C,
-		      R, L, B, train ? "train" : "forward", (double)om.loss, bits(om.loss), om.correct,
-		      st.cycles);
+	print_message("%ux%u, %u layers, batch %u, %s: loss %.6f (0x%08x), %u correct, %u cycles; "
+		      "host ms: load %.0f, stream %.0f, collect %.0f, finish %.0f\n", C, R, L, B,
+		      train ? "train" : "forward", (double)om.loss, bits(om.loss), om.correct,
+		      st.cycles, st.ms_load, st.ms_stream, st.ms_collect, st.ms_finish);
 	assert_int_equal(bits(om.loss_sum), bits(orf.loss_sum));
 	assert_int_equal(bits(om.loss), bits(orf.loss));
 	assert_int_equal(om.correct, orf.correct);
@@ -155,10 +156,19 @@ static void check_pass(unsigned L, const unsigned *dims, unsigned B, uint64_t se
 	assert_int_equal(st.bytes[TM_BIASES], bias);
 	assert_int_equal(st.bytes[TM_GRADIENTS], train ? fw : 0);
 	assert_int_equal(st.bytes[TM_BIAS_GRADS], train ? bias : 0);
-	assert_int_equal(st.bytes[TM_BATCH], 4ull * R * ((dims[0] + R - 1) / R) * Bp);
+	assert_int_equal(st.bytes[TM_BATCH], 4ull * dims[0] * Bp);
 	assert_int_equal(st.bytes[TM_LABELS], 4ull * R * Bp);
 	assert_int_equal(st.bytes[TM_METRICS], 8ull * R * Bp);
 	assert_int_equal(st.bytes[TM_PARAMS], (uint64_t)R * C * sizeof(struct wse_mlp_params));
+	/* a second pass of the same shape writes no parameter block */
+	if (train) {
+		assert_int_equal(train_mesh_pass(m, &nb.net, nb.x, nb.y, B, B, &om), 0);
+		train_mesh_get_stats(m, &st);
+		assert_int_equal(st.bytes[TM_PARAMS], 0);
+		for (unsigned l = 0; l < L; l++)
+			same_bits("weight gradients (second pass)", l, om.dw[l], orf.dw[l],
+				  (size_t)dims[l] * dims[l + 1]);
+	}
 	if (train)
 		free_out(&om, L), free_out(&orf, L);
 	free_net(&nb);
@@ -208,6 +218,15 @@ static void test_64_16_10(void **state)
 	static const unsigned dims[] = { 64, 16, 10 };
 
 	check_pass(2, dims, 16, 15, 1);
+}
+
+/* The default model of make run, one step: 196-64-10 at batch 32. */
+static void test_196_64_10(void **state)
+{
+	(void)state;
+	static const unsigned dims[] = { 196, 64, 10 };
+
+	check_pass(2, dims, 32, 16, 1);
 }
 
 /* A model whose buffers exceed DMEM is refused with both byte counts. */
@@ -332,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_forward_only),
 		cmocka_unit_test(test_64_16_10),
 		cmocka_unit_test(test_does_not_fit),
+		cmocka_unit_test(test_196_64_10),
 		cmocka_unit_test(test_steps_sgd),
 		cmocka_unit_test(test_steps_adam),
 	};

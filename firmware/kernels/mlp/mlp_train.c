@@ -100,6 +100,25 @@ static void column_reduce(uint32_t owner, uint32_t out, int bias)
 	}
 }
 
+/* The row's input batch and labels arrive on color 0 ahead of the weights:
+ * for each of the row's input features, the values of all Tc C tokens in
+ * token order, then the labels of all tokens. Each PE keeps its column's
+ * tokens (t = c + j C): a fabric-to-memory move of the whole feature, then
+ * a strided gather. */
+static void load_batch(void)
+{
+	uint32_t a0 = wse_mlp_count(P.dims[0], r, R), bp = Tc * C;
+
+	for (uint32_t s = 0; s <= a0; s++) {
+		MEM(0, P.stage, bp, 1, 1, 0);
+		FAB(1, WSE_MLP_C_WEIGHTS, bp, 1);
+		OP(WSE_V_FMOVS, WSE_B_VEC);
+		MEM(0, s < a0 ? P.act[0] + 4 * s * Tc : P.labels, Tc, 1, 1, 0);
+		MEM(1, P.stage + 4 * c, Tc, C, 1, 0);
+		OP(WSE_V_FMOVS, WSE_B_VEC);
+	}
+}
+
 /* Forward of layer l: z[o] = chain of row partials + b[o] at o's owner,
  * ReLU for hidden layers. */
 static void forward(uint32_t l)
@@ -316,6 +335,7 @@ static int __attribute__((noinline)) pass(void)
 	for (uint32_t k = 0; k < nz; k++)
 		zeros[k] = 0.0f;
 
+	load_batch();
 	for (uint32_t l = 0; l < P.nlayers; l++)
 		forward(l);
 	wse_vwait();
