@@ -28,8 +28,9 @@ done; done
 [ "$(grep -c '^[0-9],[0-9] ' "$out/perf.txt")" = 20 ] || { cat "$out/perf.txt"; echo "e2e: FAIL perf"; exit 1; }
 grep -q "^host interface: rx" "$out/perf.txt"
 
-# wsectl selftest on both boards; on sim-2x2 followed by perf in the same
-# session, whose SVG heatmap has one cell per tile and four link bars each.
+# wsectl selftest on sim-2x2 (its core test is ~175,000 cycles, too slow for
+# this stage on sim-4x4), followed by perf in the same session, whose SVG
+# heatmap has one cell per tile and four link bars each.
 fail() { cat "$1"; echo "e2e: FAIL $2"; exit 1; }
 "$dir/wsectl" -d sim:board=sim-2x2 selftest + perf --svg "$out/perf.svg" > "$out/selftest.txt" || \
   fail "$out/selftest.txt" "selftest sim-2x2"
@@ -37,7 +38,6 @@ grep -q "selftest: PASS (4 tiles)" "$out/selftest.txt" || fail "$out/selftest.tx
 xmllint --noout "$out/perf.svg" || fail "$out/perf.svg" "perf --svg: not well-formed"
 [ "$(grep -c '<g class="tile"' "$out/perf.svg")" = 4 ] || fail "$out/perf.svg" "perf --svg: tiles"
 [ "$(grep -c '<rect class="link"' "$out/perf.svg")" = 16 ] || fail "$out/perf.svg" "perf --svg: links"
-"$dir/wsectl" -d sim:board=sim-4x4 selftest | grep -q "selftest: PASS (16 tiles)"
 
 # Faults (wsemu-sim --fault, through $WSEMU_SIM_OPTS): selftest names the
 # broken tile and exits 1.
