@@ -7,6 +7,7 @@
 #   make run-demo      a program on all tiles of sim-4x4 through wsectl
 # docs/host-if.md (executor), docs/wsemu-sim.md, docs/wsectl.md.
 
+DEB_PKGS  += libxml2-utils
 DS_DIR    := $(BUILD)/devserver
 DS_BOARDS := sim-2x2 sim-4x4
 DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
@@ -32,15 +33,15 @@ lint-top: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(DS_DIR)/sim-4x4/wse_dtb_pkg.s
 LINT_STAGES += lint-top
 
 # ---- wsemu-sim ----------------------------------------------------------------
-DS_VFLAGS := --assert -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst \
+DS_VFLAGS := --assert -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst --vpi \
 	-MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
-DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp
+DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp sim/wsemu_sim.vlt
 
 .SECONDEXPANSION:
 define DS_SIM_RULES
 $(DS_DIR)/$(1)/wsemu-sim: $$$$(call DS_SIM_DEPS,$(1)) | deps $(DS_HL_A)
 	@mkdir -p $$(dir $$@)/obj
-	verilator --cc --exe --build $(DS_VFLAGS) rtl/lint.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv \
+	verilator --cc --exe --build $(DS_VFLAGS) rtl/lint.vlt sim/wsemu_sim.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv \
 	  $$(call DS_TOP_SRCS,$(1)) --top-module wse_top $(abspath sim/wsemu_sim.cpp) $(abspath $(DS_HL_A)) \
 	  -CFLAGS "-O1 -I$(abspath host-lib/src) -I$(abspath host-lib/include) -I$(abspath include) -I$(abspath $(BUILD)/boards/$(1))" \
 	  -LDFLAGS "-lfdt -lpthread" -Mdir $$(dir $$@)/obj -o ../wsemu-sim > $$(dir $$@)/build.log 2>&1 || \

@@ -2,8 +2,18 @@
 // .dts) serving the link protocol on a Unix socket. docs/wsemu-sim.md.
 //
 //   wsemu-sim --board NAME --socket PATH [--trace FILE.fst]
-//             [--max-cycles N] [--fault link:X,Y,DIR | --fault dmem:X,Y,ADDR,BIT]
+//             [--max-cycles N] [--fault link:X,Y,DIR | --fault dmem:X,Y,ADDR,BIT[,V]]...
 //             [--quiet]
+//
+// Options are also taken from $WSEMU_SIM_OPTS (before the command line's),
+// so that a simulator spawned by libwsehost can be given a fault or a trace.
+//
+// Faults (simulation only, through Verilator hooks declared in
+// sim/wsemu_sim.vlt; the RTL has no fault ports): a cut link forces the
+// output valid of a tile's link port to 0 (the wavelet and its credit are
+// lost: the router counts it as sent, the neighbour never sees it, and the
+// port stalls once its credits are gone); a stuck DMEM bit is rewritten
+// after every clock edge, so every read sees the stuck value.
 //
 // Timing rule: simulated time advances only while the device has work:
 // link words in flight in either direction (host bytes already received,
@@ -12,6 +22,7 @@
 // holds, the simulator blocks on the socket without advancing time. Host
 // bytes that arrive while the device runs enter the link at the next cycle
 // boundary at which the simulator polls (every PollCycles cycles).
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -32,6 +43,7 @@
 
 #include "Vwse_top.h"
 #include "verilated.h"
+#include "verilated_syms.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
@@ -57,6 +69,132 @@ struct LinkWord {
 
 Vwse_top *top;
 uint64_t cycle;
+volatile sig_atomic_t stop_signal;
+
+// ---- fault injection --------------------------------------------------------
+
+const uint32_t DmemBase = 0x80100000u;  // docs/core.md, memory map
+const char *const DirName[4] = {"N", "E", "S", "W"};  // WSE_PORT_* order
+
+struct StuckBit {
+	uint32_t *word;  // the bank word of the model
+	uint32_t mask;
+	bool value;
+};
+std::vector<StuckBit> stuck_bits;
+
+struct CutLink {
+	uint8_t *out_valid;  // the router's out_valid_q (N, E, S, W, RAMP)
+	uint8_t mask;
+};
+std::vector<CutLink> cut_links;
+
+[[noreturn]] void fault_error(const std::string &spec, const std::string &why)
+{
+	fprintf(stderr, "wsemu-sim: --fault %s: %s\n", spec.c_str(), why.c_str());
+	fprintf(stderr, "wsemu-sim: fault forms: link:X,Y,DIR (DIR = N, E, S or W: cut the output "
+			"of tile (X,Y) towards DIR), dmem:X,Y,ADDR,BIT[,0|1] (DMEM word at core "
+			"address ADDR of tile (X,Y): bit BIT stuck at 1, or at 0)\n");
+	exit(3);
+}
+
+// Split "a,b,c" into fields; every field must be non-empty.
+std::vector<std::string> fields(const std::string &spec, const std::string &s)
+{
+	std::vector<std::string> f;
+	size_t p = 0;
+	for (;;) {
+		size_t c = s.find(',', p);
+		f.push_back(s.substr(p, c == std::string::npos ? std::string::npos : c - p));
+		if (f.back().empty()) fault_error(spec, "empty field");
+		if (c == std::string::npos) break;
+		p = c + 1;
+	}
+	return f;
+}
+
+uint32_t number(const std::string &spec, const std::string &what, const std::string &s, uint64_t max)
+{
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long v = strtoull(s.c_str(), &end, 0);
+	if (errno || !end || *end || s[0] == '-' || v > max)
+		fault_error(spec, what + " '" + s + "' is not a number from 0 to " + std::to_string(max));
+	return (uint32_t)v;
+}
+
+// Apply one --fault SPEC to the model (before reset).
+void add_fault(const std::string &spec)
+{
+	size_t colon = spec.find(':');
+	if (colon == std::string::npos) fault_error(spec, "missing 'link:' or 'dmem:'");
+	std::string kind = spec.substr(0, colon);
+	std::vector<std::string> f = fields(spec, spec.substr(colon + 1));
+	if (kind != "link" && kind != "dmem") fault_error(spec, "unknown fault kind '" + kind + "'");
+	if (f.size() < 3) fault_error(spec, "too few fields");
+	uint32_t x = number(spec, "X", f[0], WSE_CFG_NUM_COLS - 1);
+	uint32_t y = number(spec, "Y", f[1], WSE_CFG_NUM_ROWS - 1);
+	unsigned t = y * WSE_CFG_NUM_COLS + x;
+	char where[64];
+	snprintf(where, sizeof(where), "tile (%u,%u)", x, y);
+	if (kind == "link") {
+		if (f.size() != 3) fault_error(spec, "link takes X,Y,DIR");
+		std::string d = f[2];
+		for (auto &c : d) c = (char)toupper((unsigned char)c);
+		int dir = -1;
+		for (int i = 0; i < 4; i++)
+			if (d == DirName[i]) dir = i;
+		if (d == "NORTH") dir = WSE_PORT_NORTH;
+		if (d == "EAST") dir = WSE_PORT_EAST;
+		if (d == "SOUTH") dir = WSE_PORT_SOUTH;
+		if (d == "WEST") dir = WSE_PORT_WEST;
+		if (dir < 0) fault_error(spec, "direction '" + f[2] + "' is not N, E, S or W");
+		if ((dir == WSE_PORT_NORTH && y == 0) || (dir == WSE_PORT_SOUTH && y == WSE_CFG_NUM_ROWS - 1))
+			fault_error(spec, std::string(where) + " has no " + (dir ? "south" : "north") +
+					" link (mesh edge)");
+		char scope[128];
+		snprintf(scope, sizeof(scope), "TOP.wse_top.u_mesh.g_row[%u].g_col[%u].u_tile.u_fabric.u_router",
+			 y, x);
+		const VerilatedScope *sc = Verilated::scopeFind(scope);
+		VerilatedVar *v = sc ? sc->varFind("out_valid_q") : nullptr;
+		if (!v || v->vltype() != VLVT_UINT8)
+			fault_error(spec, std::string("this model has no link hook at ") + scope);
+		cut_links.push_back({(uint8_t *)v->datap(), (uint8_t)(1u << dir)});
+		return;
+	}
+	if (f.size() != 4 && f.size() != 5) fault_error(spec, "dmem takes X,Y,ADDR,BIT[,0|1]");
+	uint32_t addr = number(spec, "ADDR", f[2], 0xFFFFFFFFu);
+	uint32_t bit = number(spec, "BIT", f[3], 31);
+	bool value = f.size() == 5 ? number(spec, "stuck value", f[4], 1) : true;
+	if (addr < DmemBase || addr - DmemBase >= WSE_CFG_DMEM_BYTES || (addr & 3)) {
+		char r[128];
+		snprintf(r, sizeof(r), "ADDR must be a word address in DMEM, 0x%08x to 0x%08x",
+			 DmemBase, DmemBase + WSE_CFG_DMEM_BYTES - 4);
+		fault_error(spec, r);
+	}
+	uint32_t w = (addr - DmemBase) / 4;
+	uint32_t bank = w % WSE_CFG_DMEM_BANKS, index = w / WSE_CFG_DMEM_BANKS;
+	char scope[160];
+	snprintf(scope, sizeof(scope), "TOP.wse_top.u_mesh.g_row[%u].g_col[%u].u_tile.u_pe.u_dmem.gen_bank[%u].u_ram",
+		 y, x, bank);
+	const VerilatedScope *sc = Verilated::scopeFind(scope);
+	VerilatedVar *v = sc ? sc->varFind("mem") : nullptr;
+	if (!v || v->udims() != 1 || index >= (uint32_t)v->unpacked().elements())
+		fault_error(spec, std::string("this model has no DMEM hook at ") + scope);
+	uint32_t *words = (uint32_t *)v->datap();
+	stuck_bits.push_back({&words[index - v->unpacked().low()], 1u << bit, value});
+}
+
+// After every clock edge: stuck bits keep their value whatever was
+// written, and a cut link never shows a valid wavelet.
+void apply_faults()
+{
+	for (const StuckBit &s : stuck_bits)
+		*s.word = s.value ? (*s.word | s.mask) : (*s.word & ~s.mask);
+	for (const CutLink &c : cut_links)
+		*c.out_valid = (uint8_t)(*c.out_valid & ~c.mask);
+}
+
 #if VM_TRACE
 VerilatedFstC *tfp;
 #endif
@@ -75,6 +213,7 @@ void tick()
 #if VM_TRACE
 	if (tfp) tfp->dump(cycle * 10 + 5);
 #endif
+	apply_faults();
 	cycle++;
 }
 
@@ -130,9 +269,12 @@ void refuse(int lfd)
 void usage()
 {
 	fprintf(stderr, "usage: wsemu-sim --board NAME --socket PATH [--trace FILE.fst] "
-			"[--max-cycles N] [--fault SPEC] [--quiet]\n");
+			"[--max-cycles N] [--fault SPEC]... [--quiet]\n"
+			"  SPEC: link:X,Y,DIR | dmem:X,Y,ADDR,BIT[,0|1]; options also from $WSEMU_SIM_OPTS\n");
 	exit(3);
 }
+
+void on_signal(int sig) { stop_signal = sig; }
 
 }  // namespace
 
@@ -143,11 +285,25 @@ int main(int argc, char **argv)
 	uint64_t max_cycles = 0;
 	bool quiet = false;
 	std::vector<std::string> faults;
-	for (int i = 1; i < argc; i++) {
-		std::string a = argv[i];
+	// $WSEMU_SIM_OPTS (whitespace-separated), then the command line.
+	std::vector<std::string> args;
+	if (const char *env = getenv("WSEMU_SIM_OPTS")) {
+		std::string e = env, w;
+		for (size_t k = 0; k <= e.size(); k++) {
+			if (k == e.size() || isspace((unsigned char)e[k])) {
+				if (!w.empty()) args.push_back(w);
+				w.clear();
+			} else {
+				w += e[k];
+			}
+		}
+	}
+	for (int i = 1; i < argc; i++) args.push_back(argv[i]);
+	for (size_t i = 0; i < args.size(); i++) {
+		const std::string &a = args[i];
 		auto val = [&]() -> const char * {
-			if (i + 1 >= argc) usage();
-			return argv[++i];
+			if (i + 1 >= args.size()) usage();
+			return args[++i].c_str();
 		};
 		if (a == "--board") board = val();
 		else if (a == "--socket") sock = val();
@@ -163,11 +319,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wsemu-sim: this model is %s, not %s\n", WSE_CFG_BOARD, want.c_str());
 		return 3;
 	}
-	if (!faults.empty()) {
-		fprintf(stderr, "wsemu-sim: --fault %s: not supported by this model\n",
-			faults[0].c_str());
-		return 3;
-	}
+	// Check the faults before the socket exists: a bad one is an error at
+	// start, which the host sees as a simulator that never listened.
+	Verilated::commandArgs(argc, argv);
+	top = new Vwse_top;
+	for (const std::string &f : faults) add_fault(f);
 	if (getppid() == 1 && getenv("WSEMU_SIM_DAEMON") == nullptr) {
 		// Parent already gone before PDEATHSIG was armed.
 		return 1;
@@ -206,8 +362,13 @@ int main(int argc, char **argv)
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 
-	Verilated::commandArgs(argc, argv);
-	top = new Vwse_top;
+	struct sigaction sa_stop;
+	memset(&sa_stop, 0, sizeof(sa_stop));
+	sa_stop.sa_handler = on_signal;  // no SA_RESTART: poll() returns EINTR
+	sigaction(SIGTERM, &sa_stop, nullptr);
+	sigaction(SIGINT, &sa_stop, nullptr);
+	if (!quiet)
+		for (const std::string &f : faults) fprintf(stderr, "wsemu-sim: fault %s\n", f.c_str());
 #if VM_TRACE
 	if (trace) {
 		Verilated::traceEverOn(true);
@@ -264,6 +425,9 @@ int main(int argc, char **argv)
 	};
 
 	for (;;) {
+		// SIGTERM (libwsehost closing, or the parent's death): stop here, so
+		// that the trace file is complete.
+		if (stop_signal) break;
 		// Does the device have work?
 		bool cores = false;
 		for (unsigned t = 0; t < exited.size(); t++) {
@@ -328,7 +492,8 @@ int main(int argc, char **argv)
 	}
 	if (!quiet)
 		fprintf(stderr, "wsemu-sim: %s after %llu cycles\n",
-			host_gone ? "host disconnected" : "stopped", (unsigned long long)cycle);
+			host_gone ? "host disconnected" : stop_signal ? "terminated" : "stopped",
+			(unsigned long long)cycle);
 #if VM_TRACE
 	if (tfp) tfp->close();
 #endif
