@@ -38,16 +38,24 @@ DS_VFLAGS := --assert -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst --vpi \
 DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp sim/wsemu_sim.vlt
 
 .SECONDEXPANSION:
+# The fast model (no assertions, X as zero, -O3/-O2) for runs and
+# benchmarks: about 3x the regression model's speed (docs/core.md).
+DS_FAST_DIR := $(BUILD)/devserver-fast
+DS_VFLAGS_FAST := -O3 --x-assign fast --x-initial fast -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst --vpi \
+	-MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O1"
+# $(1) board, $(2) output folder, $(3) Verilator flags, $(4) C++ optimization
 define DS_SIM_RULES
-$(DS_DIR)/$(1)/wsemu-sim: $$$$(call DS_SIM_DEPS,$(1)) | deps $(DS_HL_A)
+$(2)/$(1)/wsemu-sim: $$$$(call DS_SIM_DEPS,$(1)) | deps $(DS_HL_A)
 	@mkdir -p $$(dir $$@)/obj
-	verilator --cc --exe --build $(DS_VFLAGS) rtl/lint.vlt sim/wsemu_sim.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv \
+	verilator --cc --exe --build $(3) rtl/lint.vlt sim/wsemu_sim.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv \
 	  $$(call DS_TOP_SRCS,$(1)) --top-module wse_top $(abspath sim/wsemu_sim.cpp) $(abspath $(DS_HL_A)) \
-	  -CFLAGS "-O1 -I$(abspath host-lib/src) -I$(abspath host-lib/include) -I$(abspath include) -I$(abspath $(BUILD)/boards/$(1))" \
+	  -CFLAGS "$(4) -I$(abspath host-lib/src) -I$(abspath host-lib/include) -I$(abspath include) -I$(abspath $(BUILD)/boards/$(1))" \
 	  -LDFLAGS "-lfdt -lpthread" -Mdir $$(dir $$@)/obj -o ../wsemu-sim > $$(dir $$@)/build.log 2>&1 || \
 	  { tail -40 $$(dir $$@)/build.log; exit 1; }
 endef
-$(foreach b,$(DS_BOARDS),$(eval $(call DS_SIM_RULES,$(b))))
+$(foreach b,$(DS_BOARDS),$(eval $(call DS_SIM_RULES,$(b),$(DS_DIR),$(DS_VFLAGS),-O1)))
+$(eval $(call DS_SIM_RULES,sim-4x4,$(DS_FAST_DIR),$(DS_VFLAGS_FAST),-O2))
+DS_FAST_SIM := $(DS_FAST_DIR)/sim-4x4/wsemu-sim
 
 # libwsehost spawns "wsemu-sim --board NAME": this dispatcher execs the
 # model built for that board (same process, so PR_SET_PDEATHSIG holds).
