@@ -78,3 +78,38 @@ test-train-mesh: $(TM_TEST) $(DS_SIMS)
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='test_steps_sgd' $(TM_TEST)
 
 TEST_STAGES += test-train-mesh
+
+# ---- make run: train on the simulated 4x4 mesh -----------------------------------
+RUN_STAGE  := run-train
+RUN_STEPS  ?= 40
+TM_PARAMS  := docs/examples/fmnist-196-64-10-mesh.params
+TM_RUN_ENV  = WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) WSEMU_SIM_DIR=$(abspath $(DS_FAST_DIR))
+
+.PHONY: run-train
+run-train: $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(HL_DIR)/wsetrain
+	@rm -rf $(TM_DIR)/run; mkdir -p $(TM_DIR)/run
+	sed 's|^data.dir = .*|data.dir = $(TR_FM)|' $(TM_PARAMS) > $(TM_DIR)/run/run.params
+	$(TM_RUN_ENV) $(HL_DIR)/wsetrain --params $(TM_DIR)/run/run.params --model-dir $(TM_DIR)/run/model \
+		--num-steps $(RUN_STEPS)
+	$(TM_RUN_ENV) $(HL_DIR)/wsetrain --params $(TM_DIR)/run/run.params --model-dir $(TM_DIR)/run/model \
+		--mode eval
+	@echo "make run: loss and accuracy curve in $(TM_DIR)/run/model/curves.svg"
+
+# ---- benchmark ----------------------------------------------------------------------
+# On the fast model of sim-4x4. BENCH_TRAIN_STEPS / BENCH_TRAIN_EVAL size the
+# accuracy run (the figure of docs/training.md: 300 steps, 2,000 images).
+BENCH_TRAIN_GEMM_STEPS ?= 2
+BENCH_TRAIN_STEPS ?= 300
+BENCH_TRAIN_EVAL  ?= 2000
+TM_BENCH := $(TM_DIR)/bench_train
+
+$(TM_BENCH): tests/bench/bench_train.c $(HL_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(TR_TCFLAGS) -o $@ $< $(HL_A) $(HL_LIBS)
+
+.PHONY: bench-train
+bench-train: $(TM_BENCH) $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim
+	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) $(TM_BENCH) gemm $(BENCH_TRAIN_GEMM_STEPS)
+	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) $(TM_BENCH) accuracy $(BENCH_TRAIN_STEPS) $(BENCH_TRAIN_EVAL)
+
+BENCH_STAGES += bench-train

@@ -47,10 +47,10 @@ $(TR_DIR)/test_train_ref: tests/train/test_train_ref.c tests/fpu/fpu_model.c tes
 	$(CC) $(TR_TCFLAGS) -Itests/fpu $(HL_SAN) -o $@ $< tests/fpu/fpu_model.c tests/fpu/fpu_gen.c \
 		$(HL_A_SAN) -lcmocka $(HL_LIBS)
 
-$(TR_DIR)/test_routes: tests/train/test_routes.c host-lib/route/wse_route.c host-lib/route/wse_route.h tests/train/tr_test.h | deps
+$(TR_DIR)/test_routes: tests/train/test_routes.c host-lib/route/wse_route.h tests/train/tr_test.h $(HL_A_SAN)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -g $(HL_WARN) -Iinclude -Ihost-lib/route -Itests/train $(HL_SAN) \
-		-o $@ $< host-lib/route/wse_route.c -lcmocka
+	$(CC) -std=c11 -O1 -g $(HL_WARN) -Iinclude -Ihost-lib/route -Ihost-lib/src -Itests/train $(HL_SAN) \
+		-o $@ $< $(HL_A_SAN) -lcmocka $(HL_LIBS)
 
 # expf/logf: accuracy against glibc on the host, and the same bits on QEMU rv32
 TR_RVCC := riscv64-unknown-elf-gcc -march=rv32imf -mabi=ilp32f -O2 -Wall -Werror \

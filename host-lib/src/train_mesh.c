@@ -87,11 +87,6 @@ static double now_ms_f(void)
 
 struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
 					     const uint8_t color_vc[32],
-					     unsigned num_vc);
-
-/* The plan of docs/training-dataflow.md section 6. */
-struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
-					     const uint8_t color_vc[32],
 					     unsigned num_vc)
 {
 	struct wse_route_plan *p = wse_route_plan_new(cols, rows, color_vc, num_vc);
@@ -535,12 +530,12 @@ static int read_metrics(struct train_mesh *m, const struct layout *lo, const uin
 	unsigned R = m->R, C = m->C, tc = lo->tc;
 	uint32_t *loss = calloc((size_t)R * C * tc, 4), *cand = calloc((size_t)R * C * tc, 4);
 	int r = (loss && cand) ? 0 : WSE_ERROR_NO_MEM;
-	uint32_t cycles = 0;
+	uint32_t cycles = 0, gemm = 0;
 
 	for (unsigned y = 0; y < R && !r; y++)
 		for (unsigned c = 0; c < C && !r; c++) {
 			size_t o = ((size_t)y * C + c) * tc;
-			uint32_t cyc;
+			uint32_t cyc[2];
 
 			r = wse_mem_read(m->dev, c, y, lo->p.loss, loss + o, tc * 4);
 			if (!r)
@@ -548,8 +543,9 @@ static int read_metrics(struct train_mesh *m, const struct layout *lo, const uin
 			if (!r)
 				r = wse_mem_read(m->dev, c, y,
 						 m->params_addr + offsetof(struct wse_mlp_params, cycles),
-						 &cyc, 4);
-			cycles = (!r && cyc > cycles) ? cyc : cycles;
+						 cyc, 8);
+			cycles = (!r && cyc[0] > cycles) ? cyc[0] : cycles;
+			gemm = (!r && cyc[1] > gemm) ? cyc[1] : gemm;
 			m->st.bytes[TM_METRICS] += 8ull * tc;
 		}
 	if (!r) {
@@ -569,6 +565,7 @@ static int read_metrics(struct train_mesh *m, const struct layout *lo, const uin
 		}
 		out->loss_sum = sum;
 		m->st.cycles = cycles;
+		m->st.gemm_cycles = gemm;
 		out->correct = correct;
 	}
 	free(loss);

@@ -15,6 +15,7 @@
 #include "train_ref.h"
 
 struct train_mesh;
+struct wse_route_plan;
 
 /* What crossed the link in the last pass, in payload bytes (4 per wavelet
  * or memory word), by category. */
@@ -33,6 +34,7 @@ enum train_mesh_bytes {
 struct train_mesh_stats {
 	uint64_t bytes[TM_NUM_BYTES];
 	uint32_t cycles;          /* device cycles of the pass (release to last tile done) */
+	uint32_t gemm_cycles;     /* of which streamed GEMMs (largest over the tiles) */
 	uint64_t weight_wavelets; /* weight and bias wavelets streamed in */
 	/* host wall time of the pass's phases, milliseconds */
 	double ms_load;           /* reset, parameter blocks, batch, labels, release */
@@ -61,6 +63,12 @@ void train_mesh_close(struct train_mesh *m);
 int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net,
 		    const float *x, const uint8_t *labels, unsigned B,
 		    unsigned norm, struct train_ref_out *out);
+/* The route plan of docs/training-dataflow.md section 6 for a mesh of
+ * cols x rows with the device's color-to-VC map (wse_route.h); NULL when
+ * memory runs out. The caller frees it with wse_route_plan_free(). */
+struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
+					     const uint8_t color_vc[32],
+					     unsigned num_vc);
 const char *train_mesh_last_error(const struct train_mesh *m);
 void train_mesh_get_stats(const struct train_mesh *m, struct train_mesh_stats *st);
 

@@ -61,7 +61,9 @@ struct wse_mlp_params {
 	wse_u32 scratch;        /* 2 Tc: softmax max and sum */
 	wse_u32 stage;          /* Tc C words: one feature of the row's whole batch */
 	wse_u32 cycles;         /* out: mcycle when the pass ended */
-	wse_u32 reserved[2];
+	wse_u32 gemm_cycles;    /* out: cycles of the streamed GEMMs: forward, and
+				 * backward from the end of the softmax */
+	wse_u32 reserved[1];
 };
 
 /* Features of n on row r of R rows: a(n) = ceil((n - r) / R). */

@@ -336,10 +336,14 @@ static int __attribute__((noinline)) pass(void)
 		zeros[k] = 0.0f;
 
 	load_batch();
+	wse_vwait();
+	uint32_t t0 = wse_cycles();
 	for (uint32_t l = 0; l < P.nlayers; l++)
 		forward(l);
 	wse_vwait();
+	uint32_t gemm = wse_cycles() - t0;
 	softmax();
+	t0 = wse_cycles();
 	if (P.mode == WSE_MLP_MODE_TRAIN) {
 		uint32_t cur = 0;
 
@@ -353,6 +357,7 @@ static int __attribute__((noinline)) pass(void)
 	}
 	wse_vwait();
 	P.cycles = wse_cycles();
+	P.gemm_cycles = gemm + (P.cycles - t0);
 	return 0;
 }
 

@@ -1,0 +1,252 @@
+/* bench_train - training on the simulated mesh (docs/training.md):
+ *
+ *   bench_train gemm  STEPS        784-128-10, batch 32, SGD lr 0.05, examples
+ *                                  in file order: cycles and utilization
+ *   bench_train accuracy STEPS N   196-64-10 on pooled images, batch 32: the
+ *                                  first 10 steps checked bit for bit against
+ *                                  the reference, STEPS steps, test accuracy on
+ *                                  the first N test images, all on the mesh
+ *
+ * Prints "BENCH <name> <value> <unit>" lines. WSE_BENCH_URI picks the device
+ * (default sim:board=sim-4x4), TR_FM_DIR the dataset. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fmnist.h"
+#include "train_mesh.h"
+#include "train_ref.h"
+#include "wsehost.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int die(const char *what, const char *msg)
+{
+	fprintf(stderr, "bench_train: %s: %s\n", what, msg);
+	return 1;
+}
+
+struct model {
+	struct train_ref_net net;
+	struct train_ref_out g;
+	float *mom[TRAIN_REF_MAX_LAYERS * 2];
+};
+
+/* PyTorch Linear initialization from the project's RNG. */
+static void model_init(struct model *md, unsigned L, const unsigned *dims, unsigned R,
+		       unsigned C)
+{
+	uint64_t rng = 1;
+
+	memset(md, 0, sizeof(*md));
+	md->net.rows = R;
+	md->net.cols = C;
+	md->net.nlayers = L;
+	memcpy(md->net.dims, dims, (L + 1) * sizeof(unsigned));
+	for (unsigned l = 0; l < L; l++) {
+		size_t nw = (size_t)dims[l] * dims[l + 1];
+		float bound = 1.0f / sqrtf((float)dims[l]);
+
+		md->net.w[l] = malloc(nw * 4);
+		md->net.b[l] = malloc(dims[l + 1] * 4);
+		md->g.dw[l] = calloc(nw, 4);
+		md->g.db[l] = calloc(dims[l + 1], 4);
+		md->mom[2 * l] = calloc(nw, 4);
+		md->mom[2 * l + 1] = calloc(dims[l + 1], 4);
+		for (size_t k = 0; k < nw; k++)
+			md->net.w[l][k] = (2.0f * ((float)(fm_splitmix64(&rng) >> 40) / 16777216.0f) - 1.0f) * bound;
+		for (unsigned k = 0; k < dims[l + 1]; k++)
+			md->net.b[l][k] = (2.0f * ((float)(fm_splitmix64(&rng) >> 40) / 16777216.0f) - 1.0f) * bound;
+	}
+}
+
+static void model_sgd(struct model *md, float lr, float momentum)
+{
+	for (unsigned l = 0; l < md->net.nlayers; l++) {
+		size_t nw = (size_t)md->net.dims[l] * md->net.dims[l + 1];
+
+		train_ref_sgd(nw, md->net.w[l], md->mom[2 * l], md->g.dw[l], lr, momentum, 0.0f);
+		train_ref_sgd(md->net.dims[l + 1], md->net.b[l], md->mom[2 * l + 1], md->g.db[l], lr,
+			      momentum, 0.0f);
+	}
+}
+
+static int same(const struct model *a, const struct train_ref_out *o)
+{
+	for (unsigned l = 0; l < a->net.nlayers; l++) {
+		size_t nw = (size_t)a->net.dims[l] * a->net.dims[l + 1];
+
+		if (memcmp(a->g.dw[l], o->dw[l], nw * 4) ||
+		    memcmp(a->g.db[l], o->db[l], a->net.dims[l + 1] * 4))
+			return 0;
+	}
+	return 1;
+}
+
+static struct train_mesh *open_mesh(unsigned L, const unsigned *dims, unsigned *R, unsigned *C)
+{
+	const char *uri = getenv("WSE_BENCH_URI");
+	struct train_mesh *m;
+	char err[512];
+
+	if (train_mesh_open(&m, uri, L, dims, 32, 1800000, R, C, err, sizeof(err))) {
+		die("open", err);
+		return NULL;
+	}
+	return m;
+}
+
+static void print_link(void)
+{
+	/* the board's link, as the device tree gives it */
+	const char *uri = getenv("WSE_BENCH_URI");
+	wse_device *d;
+	struct wse_info in = { .size = sizeof(in) };
+
+	if (wse_open(&d, uri, NULL) == 0) {
+		wse_get_info(d, &in);
+		printf("link: %s, %u bits, %u bytes/cycle, latency %u cycles (board %s)\n",
+		       in.link_compatible, in.link_width_bits, in.link_bytes_per_cycle,
+		       in.link_latency_cycles, in.compatible);
+		wse_close(d);
+	}
+}
+
+static int bench_gemm(const char *fm, unsigned steps)
+{
+	static const unsigned dims[] = { 784, 128, 10 };
+	const unsigned B = 32;
+	struct fm_data tr;
+	char err[512];
+	unsigned R, C;
+
+	if (fm_load(fm, 1, 1, &tr, err, sizeof(err)))
+		return die("dataset", err);
+	struct train_mesh *m = open_mesh(2, dims, &R, &C);
+
+	if (!m)
+		return 1;
+	struct model md;
+
+	model_init(&md, 2, dims, R, C);
+	uint64_t cycles = 0, gemm = 0, wav = 0, bytes = 0;
+	double macs = (double)B * (2.0 * (784 * 128 + 128 * 10) + 128 * 10);
+
+	for (unsigned s = 0; s < steps; s++) {
+		struct train_mesh_stats st;
+
+		if (train_mesh_pass(m, &md.net, tr.x + (size_t)s * B * 784, tr.y + (size_t)s * B, B, B,
+				    &md.g))
+			return die("pass", train_mesh_last_error(m));
+		model_sgd(&md, 0.05f, 0.0f);
+		train_mesh_get_stats(m, &st);
+		cycles += st.cycles;
+		gemm += st.gemm_cycles;
+		wav += st.weight_wavelets;
+		for (int k = 0; k < TM_NUM_BYTES; k++)
+			bytes += st.bytes[k];
+		fprintf(stderr, "step %u: %u cycles (%u in streamed GEMMs), host ms: load %.0f, stream %.0f, collect %.0f, finish %.0f\n",
+			s + 1, st.cycles, st.gemm_cycles, st.ms_load, st.ms_stream, st.ms_collect,
+			st.ms_finish);
+	}
+	printf("model 784-128-10, batch %u, %ux%u mesh, %u steps, %.0f multiply-adds per step\n", B,
+	       C, R, steps, macs);
+	printf("BENCH train.cycles_per_step %.0f cycles\n", (double)cycles / steps);
+	printf("BENCH train.step_utilization %.4f ratio\n", macs * steps / ((double)R * C * cycles));
+	printf("BENCH train.gemm_utilization %.4f ratio\n", macs * steps / ((double)R * C * gemm));
+	printf("BENCH train.weight_wavelets_per_step %.0f wavelets\n", (double)wav / steps);
+	printf("BENCH train.link_bytes_per_step %.0f bytes\n", (double)bytes / steps);
+	train_mesh_close(m);
+	fm_free(&tr);
+	return 0;
+}
+
+static int bench_accuracy(const char *fm, unsigned steps, unsigned neval)
+{
+	static const unsigned dims[] = { 196, 64, 10 };
+	const unsigned B = 32;
+	struct fm_data tr, te;
+	char err[512];
+	unsigned R, C;
+
+	if (fm_load(fm, 1, 2, &tr, err, sizeof(err)) || fm_load(fm, 0, 2, &te, err, sizeof(err)))
+		return die("dataset", err);
+	struct train_mesh *m = open_mesh(2, dims, &R, &C);
+
+	if (!m)
+		return 1;
+	struct model md;
+	struct train_ref_out ro;
+	unsigned exact = 0;
+
+	model_init(&md, 2, dims, R, C);
+	memset(&ro, 0, sizeof(ro));
+	for (unsigned l = 0; l < 2; l++) {
+		ro.dw[l] = calloc((size_t)dims[l] * dims[l + 1], 4);
+		ro.db[l] = calloc(dims[l + 1], 4);
+	}
+	double t0 = now_s();
+
+	for (unsigned s = 0; s < steps; s++) {
+		const float *x = tr.x + (size_t)(s * B % tr.n) * 196;
+		const uint8_t *y = tr.y + (s * B % tr.n);
+
+		if (train_mesh_pass(m, &md.net, x, y, B, B, &md.g))
+			return die("pass", train_mesh_last_error(m));
+		if (s < 10) {
+			if (train_ref_pass(&md.net, x, y, B, B, &ro))
+				return die("reference", "pass failed");
+			exact += same(&md, &ro) && exact == s;
+		}
+		model_sgd(&md, 0.05f, 0.9f);
+		if ((s + 1) % 10 == 0)
+			fprintf(stderr, "step %u/%u, %.1f s per step\n", s + 1, steps,
+				(now_s() - t0) / (s + 1));
+	}
+	double per_step = (now_s() - t0) / steps;
+	uint32_t correct = 0;
+
+	for (unsigned e = 0; e < neval; e += B) {
+		unsigned n = neval - e < B ? neval - e : B;
+		struct train_ref_out o;
+
+		memset(&o, 0, sizeof(o));
+		if (train_mesh_pass(m, &md.net, te.x + (size_t)e * 196, te.y + e, n, n, &o))
+			return die("eval", train_mesh_last_error(m));
+		correct += o.correct;
+	}
+	printf("model 196-64-10 (pooled 14x14), batch %u, SGD lr 0.05 momentum 0.9, %ux%u mesh\n", B,
+	       C, R);
+	printf("BENCH train.bitexact_steps %u steps\n", exact);
+	printf("BENCH train.test_accuracy %.4f ratio (%u steps, first %u test images)\n",
+	       (double)correct / neval, steps, neval);
+	printf("BENCH train.sim_seconds_per_step %.2f s\n", per_step);
+	train_mesh_close(m);
+	fm_free(&tr);
+	fm_free(&te);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *fm = getenv("TR_FM_DIR") ? getenv("TR_FM_DIR") : FM_DEFAULT_DIR;
+
+	if (argc >= 3 && !strcmp(argv[1], "gemm")) {
+		print_link();
+		return bench_gemm(fm, (unsigned)atoi(argv[2]));
+	}
+	if (argc >= 4 && !strcmp(argv[1], "accuracy"))
+		return bench_accuracy(fm, (unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
+	fprintf(stderr, "usage: bench_train gemm STEPS | accuracy STEPS EVAL_IMAGES\n");
+	return 2;
+}
