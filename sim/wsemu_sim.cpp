@@ -269,7 +269,8 @@ void refuse(int lfd)
 void usage()
 {
 	fprintf(stderr, "usage: wsemu-sim --board NAME --socket PATH [--trace FILE.fst] "
-			"[--max-cycles N] [--fault SPEC]... [--quiet]\n"
+			"[--max-cycles N] [--fault SPEC]... [--link-bytes-per-cycle N] [--link-stall SEED] "
+			"[--quiet]\n"
 			"  SPEC: link:X,Y,DIR | dmem:X,Y,ADDR,BIT[,0|1]; options also from $WSEMU_SIM_OPTS\n");
 	exit(3);
 }
@@ -284,6 +285,8 @@ int main(int argc, char **argv)
 	const char *board = nullptr, *sock = nullptr, *trace = nullptr;
 	uint64_t max_cycles = 0;
 	bool quiet = false;
+	unsigned bpc = WSE_CFG_LINK_BYTES_PER_CYCLE; // the board's link bandwidth
+	uint64_t stall_seed = 0;                     // random link back-pressure when != 0
 	std::vector<std::string> faults;
 	// $WSEMU_SIM_OPTS (whitespace-separated), then the command line.
 	std::vector<std::string> args;
@@ -311,7 +314,23 @@ int main(int argc, char **argv)
 		else if (a == "--max-cycles") max_cycles = strtoull(val(), nullptr, 0);
 		else if (a == "--fault") faults.push_back(val());
 		else if (a == "--quiet") quiet = true;
-		else usage();
+		else if (a == "--link-bytes-per-cycle") {
+			// another bandwidth than the board's, e.g. to check that results do
+			// not depend on link timing
+			char *end;
+			unsigned long v = strtoul(val(), &end, 0);
+			if (*end || v < 1 || v > 64) {
+				fprintf(stderr, "wsemu-sim: --link-bytes-per-cycle must be 1..64\n");
+				return 3;
+			}
+			bpc = (unsigned)v;
+		} else if (a == "--link-stall") {
+			stall_seed = strtoull(val(), nullptr, 0);
+			if (!stall_seed) {
+				fprintf(stderr, "wsemu-sim: --link-stall needs a non-zero seed\n");
+				return 3;
+			}
+		} else usage();
 	}
 	if (!sock) usage();
 	std::string want = std::string("wsemu,") + (board ? board : "");
@@ -329,15 +348,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	const unsigned bpc = WSE_CFG_LINK_BYTES_PER_CYCLE;
 	const unsigned lat = WSE_CFG_LINK_LATENCY_CYCLES;
 	// Link words per link cycle: bandwidth / 8 bytes, at least one word every
 	// 8 / bpc cycles.
 	const unsigned word_period = bpc >= 8 ? 1 : (8 + bpc - 1) / bpc;
 	if (!quiet)
 		fprintf(stderr, "wsemu-sim: board %s, %ux%u tiles, link %u bits, %u bytes/cycle, "
-				"latency %u cycles\n", WSE_CFG_BOARD, WSE_CFG_NUM_COLS, WSE_CFG_NUM_ROWS,
-			WSE_CFG_LINK_WIDTH_BITS, bpc, lat);
+				"latency %u cycles%s\n", WSE_CFG_BOARD, WSE_CFG_NUM_COLS, WSE_CFG_NUM_ROWS,
+			WSE_CFG_LINK_WIDTH_BITS, bpc, lat, stall_seed ? ", random link stalls" : "");
 
 	umask(077);
 	int lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -447,17 +465,27 @@ int main(int argc, char **argv)
 		}
 		if (cycle % PollCycles == 0 && !read_host(false)) { host_gone = true; break; }
 
-		// Drive the link input.
+		// Drive the link input. With --link-stall, each direction is held
+		// off in about one cycle of four (xorshift64, seeded): back-pressure
+		// on the device's output and gaps in its input.
+		bool stall_in = false, stall_out = false;
+		if (stall_seed) {
+			stall_seed ^= stall_seed << 13;
+			stall_seed ^= stall_seed >> 7;
+			stall_seed ^= stall_seed << 17;
+			stall_in = (stall_seed & 3) == 0;
+			stall_out = ((stall_seed >> 2) & 3) == 0;
+		}
 		bool drive = !in_words.empty() && in_words.front().ready_at <= cycle &&
-			     cycle >= next_word_at;
+			     cycle >= next_word_at && !stall_in;
 		top->link_in_valid_i = drive;
 		if (drive) top->link_in_data_i = in_words.front().data;
-		top->link_out_ready_i = 1;
+		top->link_out_ready_i = !stall_out;
 		top->clk_i = 0;
 		top->clk_link_i = 0;
 		top->eval();
 		bool took = drive && top->link_in_ready_o;
-		bool out = top->link_out_valid_o;
+		bool out = top->link_out_valid_o && !stall_out;
 		uint64_t odata = top->link_out_data_o;
 		tick();
 		if (took) {
