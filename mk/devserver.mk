@@ -15,7 +15,8 @@ DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DS_HL_A := $(BUILD)/host-lib/libwsehost.a
 DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) rtl/host_if/hif_pkg.sv rtl/host_if/hif_sync2.sv \
 	rtl/host_if/hif_async_fifo.sv rtl/host_if/hif_rx_frame.sv rtl/host_if/hif_tx_frame.sv \
-	rtl/host_if/hif_exec.sv $(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
+	rtl/host_if/hif_evt.sv rtl/host_if/hif_tx_arb.sv rtl/host_if/hif_exec.sv \
+	$(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
 
 define DS_BOARD_RULES
 $(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
