@@ -87,10 +87,19 @@ TEST_FULL_STAGES += test-full-e2e
 $(DS_DIR)/bench_link: tests/e2e/bench_link.c host-lib/include/wsehost.h $(DS_HL_A) | deps
 	@mkdir -p $(dir $@)
 	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
+$(DS_DIR)/bench_pipe: tests/e2e/bench_pipe.c host-lib/src/codec.h $(DS_HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
 
+# bench_link through libwsehost; then bench_pipe, the same streams with two
+# requests in flight, each against a simulator of its own on a private socket.
 .PHONY: bench-link
-bench-link: $(DS_SIMS) $(DS_DIR)/bench_link $(BUILD)/core/elf/spin.elf
+bench-link: $(DS_SIMS) $(DS_DIR)/bench_link $(DS_DIR)/bench_pipe $(BUILD)/core/elf/spin.elf
 	$(DS_ENV) $(DS_DIR)/bench_link sim-4x4 $(BUILD)/core/elf/spin.elf 20000
+	@set -e; for rows in 1 4; do d=$$(mktemp -d /tmp/wse-bench-XXXXXX); \
+	  timeout 900 $(DS_DIR)/sim-4x4/wsemu-sim --board sim-4x4 --socket $$d/sock --quiet & \
+	  for i in $$(seq 100); do [ -S $$d/sock ] && break; sleep 0.1; done; \
+	  $(DS_DIR)/bench_pipe $$d/sock 4 $$rows 2 20000; wait; rm -rf $$d; done
 BENCH_STAGES += bench-link
 
 # ---- make run ----------------------------------------------------------------------

@@ -183,6 +183,15 @@ module hif_exec #(
   logic         ck_err_q [2];    // the slot's chunk list is refused
   logic [15:0]  ck_st_q [2];     // with this status
 
+  // Response queue: one answer without payload (a STREAM_IN's, say) waits
+  // here for the transmitter while the executor goes on with the next
+  // request. Answers leave in order: a later one waits until it is empty.
+  logic        rq_valid_q, rq_valid_d;
+  logic [7:0]  rq_op_q, rq_op_d;
+  logic [31:0] rq_tag_q, rq_tag_d;
+  logic [15:0] rq_st_q, rq_st_d;
+  logic        rq_push, x_direct;
+
   // Executor side of the transmitter; event sender; arbiter.
   logic        x_cmd_valid, x_cmd_ready, x_tx_valid, x_tx_ready;
   logic        e_cmd_valid, e_cmd_ready, e_tx_valid, e_tx_ready;
@@ -210,11 +219,11 @@ module hif_exec #(
   hif_tx_arb u_arb (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .cmd_valid_i({e_cmd_valid, x_cmd_valid}), .cmd_ready_o(arb_cmd_ready),
-    .cmd_opcode_i({e_cmd_opcode, tx_op_q}),
-    .cmd_flags_i({8'(hif_pkg::FlagEvent), tx_flags_q}),
-    .cmd_tag_i({32'h0, tx_tag_q}),
-    .cmd_status_i({16'(hif_pkg::StOk), tx_st_q}),
-    .cmd_length_i({e_cmd_length, tx_len_q}),
+    .cmd_opcode_i({e_cmd_opcode, rq_valid_q ? rq_op_q : tx_op_q}),
+    .cmd_flags_i({8'(hif_pkg::FlagEvent), rq_valid_q ? 8'(hif_pkg::FlagResponse) : tx_flags_q}),
+    .cmd_tag_i({32'h0, rq_valid_q ? rq_tag_q : tx_tag_q}),
+    .cmd_status_i({16'(hif_pkg::StOk), rq_valid_q ? rq_st_q : tx_st_q}),
+    .cmd_length_i({e_cmd_length, rq_valid_q ? 32'h0 : tx_len_q}),
     .tx_valid_i({e_tx_valid, x_tx_valid}), .tx_ready_o(arb_tx_ready),
     .tx_data_i({e_tx_data, src_word}),
     .cmd_valid_o(cmd_valid_o), .cmd_ready_i(cmd_ready_i), .cmd_opcode_o(cmd_opcode_o),
@@ -228,7 +237,8 @@ module hif_exec #(
   assign x_tx_ready  = arb_tx_ready[0];
   assign e_tx_ready  = arb_tx_ready[1];
 
-  assign busy_o = (st_q != SIdle) || (|full_q) || rx_busy_q || ev_pending || arb_busy;
+  assign busy_o = (st_q != SIdle) || (|full_q) || rx_busy_q || ev_pending || arb_busy ||
+                  rq_valid_q;
 
   // ---------------------------------------------------------------------
   // Helpers.
@@ -309,7 +319,38 @@ module hif_exec #(
     endcase
   end
 
-  assign x_cmd_valid  = (st_q == STxCmd);
+  assign rq_push     = (st_q == STxCmd) && !rq_valid_q && (tx_nw_q == '0) &&
+                       (tx_ret_q == RetDone);
+  assign x_direct    = (st_q == STxCmd) && !rq_valid_q && !rq_push;
+  assign x_cmd_valid = rq_valid_q || x_direct;
+
+  always_comb begin
+    rq_valid_d = rq_valid_q;
+    rq_op_d    = rq_op_q;
+    rq_tag_d   = rq_tag_q;
+    rq_st_d    = rq_st_q;
+    if (rq_valid_q && x_cmd_ready) rq_valid_d = 1'b0;
+    if (rq_push) begin
+      rq_valid_d = 1'b1;
+      rq_op_d    = tx_op_q;
+      rq_tag_d   = tx_tag_q;
+      rq_st_d    = tx_st_q;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rq_valid_q <= 1'b0;
+      rq_op_q    <= '0;
+      rq_tag_q   <= '0;
+      rq_st_q    <= '0;
+    end else begin
+      rq_valid_q <= rq_valid_d;
+      rq_op_q    <= rq_op_d;
+      rq_tag_q   <= rq_tag_d;
+      rq_st_q    <= rq_st_d;
+    end
+  end
   assign x_tx_valid   = (st_q == STxPl);
 
   assign mgmt_req_valid_o = mg_valid_q;
@@ -671,7 +712,7 @@ module hif_exec #(
         end
 
         STxCmd: begin
-          if (x_cmd_ready) begin
+          if (rq_push || (x_direct && x_cmd_ready)) begin
             st_q <= (tx_nw_q == '0) ? SDone : STxPl;
             cnt_q[1] <= sat_add(cnt_q[1], 32'd1);
             if (tx_flags_q == 8'(hif_pkg::FlagResponse) && tx_st_q != '0)
@@ -957,6 +998,8 @@ module hif_exec #(
   `ASSERT_KNOWN(CmdValidKnown, cmd_valid_o)
   `ASSERT_KNOWN(TxValidKnown, tx_valid_o)
   `ASSERT_KNOWN(MgmtValidKnown, mgmt_req_valid_o)
+  `ASSERT(RspQueueNoOverwrite, rq_push |-> !rq_valid_q)
+  `ASSERT(RspQueueOnlyEmpty, rq_push |-> tx_nw_q == '0 && tx_flags_q == 8'(hif_pkg::FlagResponse))
 
   // Lanes never share a port (per-port order) and never run past a chunk.
   for (genvar l = 0; l < NumLanes; l++) begin : g_lane_asrt
