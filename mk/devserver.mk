@@ -16,7 +16,8 @@ DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DS_HL_A := $(BUILD)/host-lib/libwsehost.a
 DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) rtl/host_if/hif_pkg.sv rtl/host_if/hif_sync2.sv \
 	rtl/host_if/hif_async_fifo.sv rtl/host_if/hif_rx_frame.sv rtl/host_if/hif_tx_frame.sv \
-	rtl/host_if/hif_exec.sv $(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
+	rtl/host_if/hif_evt.sv rtl/host_if/hif_tx_arb.sv rtl/host_if/hif_exec.sv \
+	$(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
 
 define DS_BOARD_RULES
 $(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
@@ -95,10 +96,19 @@ TEST_FULL_STAGES += test-full-e2e
 $(DS_DIR)/bench_link: tests/e2e/bench_link.c host-lib/include/wsehost.h $(DS_HL_A) | deps
 	@mkdir -p $(dir $@)
 	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
+$(DS_DIR)/bench_pipe: tests/e2e/bench_pipe.c host-lib/src/codec.h $(DS_HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
 
+# bench_link through libwsehost; then bench_pipe, the same streams with two
+# requests in flight, each against a simulator of its own on a private socket.
 .PHONY: bench-link
-bench-link: $(DS_SIMS) $(DS_DIR)/bench_link $(BUILD)/core/elf/spin.elf
+bench-link: $(DS_SIMS) $(DS_DIR)/bench_link $(DS_DIR)/bench_pipe $(BUILD)/core/elf/spin.elf
 	$(DS_ENV) $(DS_DIR)/bench_link sim-4x4 $(BUILD)/core/elf/spin.elf 20000
+	@set -e; for rows in 1 4; do d=$$(mktemp -d /tmp/wse-bench-XXXXXX); \
+	  timeout 900 $(DS_DIR)/sim-4x4/wsemu-sim --board sim-4x4 --socket $$d/sock --quiet & \
+	  for i in $$(seq 100); do [ -S $$d/sock ] && break; sleep 0.1; done; \
+	  $(DS_DIR)/bench_pipe $$d/sock 4 $$rows 2 20000; wait; rm -rf $$d; done
 BENCH_STAGES += bench-link
 
 # ---- make run ----------------------------------------------------------------------

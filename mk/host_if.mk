@@ -9,6 +9,9 @@
 HIF_RTL  := rtl/host_if/hif_sync2.sv rtl/host_if/hif_async_fifo.sv
 HIF_RX   := rtl/host_if/hif_rx_frame.sv
 HIF_TX   := rtl/host_if/hif_tx_frame.sv
+# Executor parts with a testbench only through wsemu-sim (mk/devserver.mk):
+# linted and synthesized here.
+HIF_EVT  := rtl/host_if/hif_tx_arb.sv rtl/host_if/hif_evt.sv
 HIF_TOP  := $(abspath .)
 # libwsehost's static library (mk/hostlib.mk): the receiver's reference.
 HIF_HLA  := $(BUILD)/host-lib/libwsehost.a
@@ -30,6 +33,15 @@ synth-host-if: | deps
 	    tee -q -o $(HIF_DIR)/synth/$$top.stat stat"; \
 	  echo "synth-host-if: $$top: $$(grep -E 'Number of cells' $(HIF_DIR)/synth/$$top.stat | tail -1 | tr -s ' ')"; \
 	done
+	@yosys -q -l $(HIF_DIR)/synth/hif_tx_arb.log -p "read_verilog -sv -DSYNTHESIS -Irtl/prim \
+	  $(HIF_PKG) $(HIF_EVT); synth -top hif_tx_arb; tee -q -o $(HIF_DIR)/synth/hif_tx_arb.stat stat"
+	@echo "synth-host-if: hif_tx_arb: $$(grep -E 'Number of cells' $(HIF_DIR)/synth/hif_tx_arb.stat | tail -1 | tr -s ' ')"
+	@# The event sender for a 2 x 2 mesh with 32-wavelet outlets: its buffers
+	@# become flip-flops in a generic synth, so the board sizes take long.
+	@yosys -q -l $(HIF_DIR)/synth/hif_evt.log -p "read_verilog -sv -DSYNTHESIS -Irtl/prim \
+	  $(HIF_PKG) $(HIF_EVT); chparam -set NumCols 2 -set NumRows 2 -set OutDepth 32 hif_evt; \
+	  synth -top hif_evt; tee -q -o $(HIF_DIR)/synth/hif_evt.stat stat"
+	@echo "synth-host-if: hif_evt (2x2, OutDepth 32): $$(grep -E 'Number of cells' $(HIF_DIR)/synth/hif_evt.stat | tail -1 | tr -s ' ')"
 
 $(HIF_DIR)/rx/tb_rx_frame: tests/host_if/tb_rx_frame.cpp $(HIF_PKG) $(HIF_RX) $(HIF_HLA) rtl/prim/prim_assert.svh | deps
 	@mkdir -p $(dir $@)
@@ -79,6 +91,8 @@ lint-host-if: | deps
 	    --top-module hif_async_fifo $(HIF_PKG) $(HIF_RTL); done
 	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_rx_frame $(HIF_PKG) $(HIF_RX)
 	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_tx_frame $(HIF_PKG) $(HIF_TX)
+	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_tx_arb $(HIF_PKG) $(HIF_EVT)
+	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_evt $(HIF_PKG) $(HIF_EVT)
 	@echo "lint-host-if: clean"
 
 TEST_STAGES += test-host-if

@@ -60,11 +60,12 @@ const uint64_t IdleCycles = 4000;
 // Cycles after the host interface's busy falls: words still in the
 // transmitter and the clock-crossing FIFO.
 const uint64_t DrainCycles = 64;
-const uint64_t PollCycles = 32;
+const uint64_t PollCycles = 8;
 
 struct LinkWord {
 	uint64_t data;
 	uint64_t ready_at;  // cycle from which the word may move
+	bool last;          // device words: the packet's trailer
 };
 
 Vwse_top *top;
@@ -435,7 +436,7 @@ int main(int argc, char **argv)
 						w |= (uint64_t)rxbytes.front() << (8 * k);
 						rxbytes.pop_front();
 					}
-					in_words.push_back({w, cycle + lat});
+					in_words.push_back({w, cycle + lat, false});
 				}
 			}
 		}
@@ -487,6 +488,7 @@ int main(int argc, char **argv)
 		bool took = drive && top->link_in_ready_o;
 		bool out = top->link_out_valid_o && !stall_out;
 		uint64_t odata = top->link_out_data_o;
+		bool olast = top->link_out_last_o;
 		tick();
 		if (took) {
 			in_words.pop_front();
@@ -494,20 +496,24 @@ int main(int argc, char **argv)
 			last_activity = cycle;
 		}
 		if (out) {
-			out_words.push_back({odata, cycle + lat});
+			out_words.push_back({odata, cycle + lat, olast});
 			last_activity = cycle;
 		}
 		for (unsigned t = 0; t < exited.size(); t++) {
 			// A tile that wrote tohost has ended its program.
 			if ((top->exit_valid_o >> t) & 1) exited[t] = 1;
 		}
-		// Deliver words whose latency has passed.
+		// Deliver words whose latency has passed; a packet goes to the socket
+		// as soon as its last word is delivered (a response must not wait
+		// for the stream-out events behind it).
+		bool flush = false;
 		while (!out_words.empty() && out_words.front().ready_at <= cycle) {
 			uint64_t w = out_words.front().data;
 			for (int k = 0; k < 8; k++) outbuf.push_back((uint8_t)(w >> (8 * k)));
+			flush = flush || out_words.front().last;
 			out_words.pop_front();
 		}
-		if (!outbuf.empty() && (out_words.empty() || outbuf.size() >= 4096)) {
+		if (!outbuf.empty() && (flush || out_words.empty() || outbuf.size() >= 4096)) {
 			if (send_all(fd, outbuf.data(), outbuf.size()) < 0) { host_gone = true; break; }
 			outbuf.clear();
 		}

@@ -1,9 +1,10 @@
 // Host interface executor (docs/host-if.md, "Executor"): takes the verdicts
 // and payload words of hif_rx_frame, buffers up to two requests, executes
 // them one at a time against the mesh's management port and edge ports,
-// and answers through hif_tx_frame. It also sends STREAM_OUT events against
-// the host's credits and CONSOLE events with the tiles' putchar output.
-// One clock domain (the mesh's); the link crossing is in wse_top.
+// and answers through hif_tx_frame. Its event sender (hif_evt) sends
+// STREAM_OUT events against the host's credits and CONSOLE events with the
+// tiles' putchar output at the same time, sharing the transmitter through
+// hif_tx_arb. One clock domain (the mesh's); the link crossing is in wse_top.
 `include "prim_assert.svh"
 
 module hif_exec #(
@@ -14,6 +15,8 @@ module hif_exec #(
   parameter int unsigned VcDepth    = 4,
   parameter logic [32*VcW-1:0] ColorVcMap = '0,
   parameter int unsigned MaxPayload = 4096,  // bytes, a multiple of 8
+  parameter int unsigned OutDepth   = 256,   // stream-out buffer per port (wavelets)
+  parameter int unsigned NumLanes   = 4,     // chunks of a STREAM_IN injected at once
   parameter int unsigned DtbBytes   = 8,
   parameter int unsigned DtbWords   = 1,
   parameter logic [64*DtbWords-1:0] DtbRom = '0,
@@ -80,12 +83,7 @@ module hif_exec #(
   localparam int unsigned BW       = $clog2(BufWords) + 1;  // slot bit + index
   localparam int unsigned IW       = BW - 1;
   localparam int unsigned PW       = (NumPorts > 1) ? $clog2(NumPorts) : 1;
-  localparam int unsigned TW       = (NumTiles > 1) ? $clog2(NumTiles) : 1;
   localparam int unsigned CredW    = $clog2(VcDepth + 1);
-  localparam int unsigned OutDepth = NumVc * VcDepth;  // outlet buffer per port
-  localparam int unsigned OW       = $clog2(OutDepth);
-  localparam int unsigned ConDepth = 32;  // console bytes buffered per tile
-  localparam int unsigned CPW      = $clog2(ConDepth);
 
   localparam logic [2:0] EvtOk = 3'd0, EvtVersion = 3'd1, EvtLength = 3'd2,
                          EvtMalformed = 3'd3, EvtOpcode = 3'd4,
@@ -119,7 +117,7 @@ module hif_exec #(
   // Executor state.
   // ---------------------------------------------------------------------
   typedef enum logic [4:0] {
-    SIdle, SDispatch, SMgmtReq, SMgmtRsp, SSiChk, SSiRun, SCrChk, SCrApply,
+    SIdle, SDispatch, SMgmtReq, SMgmtRsp, SSiRun, SCrChk, SCrApply,
     STxCmd, STxPl, SDone
   } state_e;
   state_e st_q;
@@ -127,9 +125,9 @@ module hif_exec #(
   // What the mgmt loop does.
   typedef enum logic [2:0] {MkAcc, MkCtrl, MkReset, MkPerf} mgmt_kind_e;
   // Where payload words of a packet being sent come from.
-  typedef enum logic [2:0] {SrcBuf, SrcInfo, SrcVer, SrcOut, SrcCon} src_e;
+  typedef enum logic [1:0] {SrcBuf, SrcInfo, SrcVer} src_e;
   // What follows a sent packet.
-  typedef enum logic [1:0] {RetDone, RetIdle, RetSi, RetSide} ret_e;
+  typedef enum logic {RetDone, RetSide} ret_e;
 
   logic        cur_q;         // slot of the request being executed
   logic        hs_q;          // slot parsed by the credit/abort handler
@@ -144,9 +142,6 @@ module hif_exec #(
   src_e        tx_src_q;
   ret_e        tx_ret_q;
   logic [13:0] tx_idx_q, tx_nw_q;
-  logic [PW-1:0] tx_port_q;
-  logic [TW-1:0] tx_tile_q;
-  logic [3:0]  tx_n_q;
 
   // Management loop.
   mgmt_kind_e  mk_q;
@@ -159,35 +154,91 @@ module hif_exec #(
   // Stream-in and credit walks.
   logic [IW:0]  p_q;          // word pointer
   logic [IW:0]  nw_q;         // payload words
-  logic [31:0]  remain_q;
-  logic [PW-1:0] si_port_q;
+  // Stream-in lanes: each injects one chunk (one port), one wavelet per
+  // cycle while its VC has a credit; the dispatcher (p_q) hands the chunks
+  // out in payload order, never two of the same port at once.
+  logic [NumLanes-1:0] ln_act_q;
+  logic [PW-1:0] ln_port_q [NumLanes];
+  logic [IW:0]   ln_p_q [NumLanes];     // word of the next wavelet
+  logic [IW:0]   ln_rem_q [NumLanes];   // wavelets left in the chunk
   logic         err_q;
   logic [15:0]  err_st_q;
 
   // Host interface counters (docs/protocol.md 4.10).
   logic [31:0] cnt_q [7];
 
-  // Stream-out credits the host granted, per port.
-  logic [31:0] ocred_q [NumPorts];
   // Intake credits of the mesh, per port and VC.
   logic [CredW-1:0] icred_q [NumPorts][NumVc];
   logic [NumPorts-1:0]    in_valid_q;
   logic [NumPorts*38-1:0] in_data_q;
 
-  // Outlet buffers.
-  logic [37:0] omem_q [NumPorts][OutDepth];
-  logic [OW:0] owp_q [NumPorts];
-  logic [OW:0] orp_q [NumPorts];
-  logic [NumPorts*NumVc-1:0] out_credit_q;
+  // Stream-out credit grants and withdrawal, to the event sender.
+  logic          cred_add_q, cred_clear_q;
+  logic [PW-1:0] cred_port_q;
+  logic [31:0]   cred_n_q;
 
-  // Console buffers.
-  logic [7:0] cmem_q [NumTiles][ConDepth];
-  logic [CPW:0] cwp_q [NumTiles];
-  logic [CPW:0] crp_q [NumTiles];
-  logic         ev_turn_q;  // an event goes before the next request
-  logic [31:0] con_drops_q;
-  assign con_drops_o = con_drops_q;
-  assign busy_o = (st_q != SIdle) || (|full_q) || rx_busy_q || out_any || con_any;
+  // Receive-side check of a STREAM_IN chunk list, per slot: the walk runs
+  // as the payload words arrive, so execution starts injecting at once.
+  logic [31:0]  ck_remain_q;     // wavelets left in the current chunk
+  logic         ck_err_q [2];    // the slot's chunk list is refused
+  logic [15:0]  ck_st_q [2];     // with this status
+
+  // Response queue: one answer without payload (a STREAM_IN's, say) waits
+  // here for the transmitter while the executor goes on with the next
+  // request. Answers leave in order: a later one waits until it is empty.
+  logic        rq_valid_q, rq_valid_d;
+  logic [7:0]  rq_op_q, rq_op_d;
+  logic [31:0] rq_tag_q, rq_tag_d;
+  logic [15:0] rq_st_q, rq_st_d;
+  logic        rq_push, x_direct;
+
+  // Executor side of the transmitter; event sender; arbiter.
+  logic        x_cmd_valid, x_cmd_ready, x_tx_valid, x_tx_ready;
+  logic        e_cmd_valid, e_cmd_ready, e_tx_valid, e_tx_ready;
+  logic [7:0]  e_cmd_opcode;
+  logic [31:0] e_cmd_length;
+  logic [63:0] e_tx_data;
+  logic        ev_pending, ev_sent_wavelet, arb_busy;
+  logic [1:0]  arb_cmd_ready, arb_tx_ready;
+
+  hif_evt #(
+    .NumCols(NumCols), .NumRows(NumRows), .NumVc(NumVc), .VcW(VcW), .VcDepth(VcDepth),
+    .ColorVcMap(ColorVcMap), .OutDepth(OutDepth), .NumTiles(NumTiles), .NumPorts(NumPorts)
+  ) u_evt (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .out_valid_i(out_valid_i), .out_data_i(out_data_i), .out_credit_o(out_credit_o),
+    .putc_valid_i(putc_valid_i), .putc_char_i(putc_char_i), .con_drops_o(con_drops_o),
+    .cred_add_i(cred_add_q), .cred_port_i(cred_port_q), .cred_n_i(cred_n_q),
+    .cred_clear_i(cred_clear_q),
+    .cmd_valid_o(e_cmd_valid), .cmd_ready_i(e_cmd_ready), .cmd_opcode_o(e_cmd_opcode),
+    .cmd_length_o(e_cmd_length),
+    .tx_valid_o(e_tx_valid), .tx_ready_i(e_tx_ready), .tx_data_o(e_tx_data),
+    .pending_o(ev_pending), .sent_wavelet_o(ev_sent_wavelet)
+  );
+
+  hif_tx_arb u_arb (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .cmd_valid_i({e_cmd_valid, x_cmd_valid}), .cmd_ready_o(arb_cmd_ready),
+    .cmd_opcode_i({e_cmd_opcode, rq_valid_q ? rq_op_q : tx_op_q}),
+    .cmd_flags_i({8'(hif_pkg::FlagEvent), rq_valid_q ? 8'(hif_pkg::FlagResponse) : tx_flags_q}),
+    .cmd_tag_i({32'h0, rq_valid_q ? rq_tag_q : tx_tag_q}),
+    .cmd_status_i({16'(hif_pkg::StOk), rq_valid_q ? rq_st_q : tx_st_q}),
+    .cmd_length_i({e_cmd_length, rq_valid_q ? 32'h0 : tx_len_q}),
+    .tx_valid_i({e_tx_valid, x_tx_valid}), .tx_ready_o(arb_tx_ready),
+    .tx_data_i({e_tx_data, src_word}),
+    .cmd_valid_o(cmd_valid_o), .cmd_ready_i(cmd_ready_i), .cmd_opcode_o(cmd_opcode_o),
+    .cmd_flags_o(cmd_flags_o), .cmd_tag_o(cmd_tag_o), .cmd_status_o(cmd_status_o),
+    .cmd_length_o(cmd_length_o),
+    .tx_valid_o(tx_valid_o), .tx_ready_i(tx_ready_i), .tx_data_o(tx_data_o),
+    .busy_o(arb_busy)
+  );
+  assign x_cmd_ready = arb_cmd_ready[0];
+  assign e_cmd_ready = arb_cmd_ready[1];
+  assign x_tx_ready  = arb_tx_ready[0];
+  assign e_tx_ready  = arb_tx_ready[1];
+
+  assign busy_o = (st_q != SIdle) || (|full_q) || rx_busy_q || ev_pending || arb_busy ||
+                  rq_valid_q;
 
   // ---------------------------------------------------------------------
   // Helpers.
@@ -243,47 +294,8 @@ module hif_exec #(
     port_idx = PW'(32'(b[7]) * NumRows + 32'(b[5:0]));
   endfunction
 
-  // Outlet fill per port, first sendable port.
-  logic [OW:0]   ofill [NumPorts];
-  logic          out_any;
-  logic [PW-1:0] out_sel;
-  always_comb begin
-    out_any = 1'b0;
-    out_sel = '0;
-    for (int p = NumPorts - 1; p >= 0; p--) begin
-      ofill[p] = owp_q[p] - orp_q[p];
-      if (ofill[p] != '0 && ocred_q[p] != '0) begin
-        out_any = 1'b1;
-        out_sel = PW'(p);
-      end
-    end
-  end
-  logic [31:0] out_n;
-  always_comb begin
-    out_n = 32'(ofill[out_sel]);
-    if (ocred_q[out_sel] < out_n) out_n = ocred_q[out_sel];
-  end
-
-  // Console fill per tile, first tile with output.
-  logic [CPW:0]  cfill [NumTiles];
-  logic          con_any;
-  logic [TW-1:0] con_sel;
-  always_comb begin
-    con_any = 1'b0;
-    con_sel = '0;
-    for (int t = NumTiles - 1; t >= 0; t--) begin
-      cfill[t] = cwp_q[t] - crp_q[t];
-      if (cfill[t] != '0) begin
-        con_any = 1'b1;
-        con_sel = TW'(t);
-      end
-    end
-  end
-
   // Payload word source of the packet being sent.
   logic [63:0] src_word;
-  logic [37:0] out_head;
-  assign out_head = omem_q[tx_port_q][orp_q[tx_port_q][OW-1:0]];
   always_comb begin
     src_word = '0;
     unique case (tx_src_q)
@@ -303,39 +315,43 @@ module hif_exec #(
       end
       SrcVer: src_word = {32'h0, s_minor_q[cur_q], s_major_q[cur_q],
                           8'(hif_pkg::ProtoMinor), 8'(hif_pkg::ProtoMajor)};
-      SrcOut: begin
-        if (tx_idx_q == '0) begin
-          src_word[63:32] = (tx_len_q - 32'd8) >> 3;
-          src_word[7:0]   = (32'(tx_port_q) >= NumRows) ?
-                            8'(32'h80 + 32'(tx_port_q) - NumRows) : 8'(tx_port_q);
-        end else begin
-          src_word = {26'h0, out_head};
-        end
-      end
-      SrcCon: begin
-        if (tx_idx_q == '0) begin
-          src_word[7:0]   = 8'(32'(tx_tile_q) % NumCols);
-          src_word[15:8]  = 8'(32'(tx_tile_q) / NumCols);
-          src_word[31:16] = 16'(tx_n_q);
-          for (int k = 0; k < 4; k++)
-            src_word[32 + 8*k +: 8] = cmem_q[tx_tile_q][CPW'(crp_q[tx_tile_q] + (CPW+1)'(k))];
-        end else begin
-          for (int k = 0; k < 8; k++)
-            src_word[8*k +: 8] = cmem_q[tx_tile_q][CPW'(crp_q[tx_tile_q] + (CPW+1)'(k + 4))];
-        end
-      end
       default: src_word = '0;
     endcase
   end
 
-  assign cmd_valid_o  = (st_q == STxCmd);
-  assign cmd_opcode_o = tx_op_q;
-  assign cmd_flags_o  = tx_flags_q;
-  assign cmd_tag_o    = tx_tag_q;
-  assign cmd_status_o = tx_st_q;
-  assign cmd_length_o = tx_len_q;
-  assign tx_valid_o   = (st_q == STxPl);
-  assign tx_data_o    = src_word;
+  assign rq_push     = (st_q == STxCmd) && !rq_valid_q && (tx_nw_q == '0) &&
+                       (tx_ret_q == RetDone);
+  assign x_direct    = (st_q == STxCmd) && !rq_valid_q && !rq_push;
+  assign x_cmd_valid = rq_valid_q || x_direct;
+
+  always_comb begin
+    rq_valid_d = rq_valid_q;
+    rq_op_d    = rq_op_q;
+    rq_tag_d   = rq_tag_q;
+    rq_st_d    = rq_st_q;
+    if (rq_valid_q && x_cmd_ready) rq_valid_d = 1'b0;
+    if (rq_push) begin
+      rq_valid_d = 1'b1;
+      rq_op_d    = tx_op_q;
+      rq_tag_d   = tx_tag_q;
+      rq_st_d    = tx_st_q;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rq_valid_q <= 1'b0;
+      rq_op_q    <= '0;
+      rq_tag_q   <= '0;
+      rq_st_q    <= '0;
+    end else begin
+      rq_valid_q <= rq_valid_d;
+      rq_op_q    <= rq_op_d;
+      rq_tag_q   <= rq_tag_d;
+      rq_st_q    <= rq_st_d;
+    end
+  end
+  assign x_tx_valid   = (st_q == STxPl);
 
   assign mgmt_req_valid_o = mg_valid_q;
   assign mgmt_req_write_o = mg_write_q;
@@ -347,13 +363,38 @@ module hif_exec #(
 
   assign in_valid_o   = in_valid_q;
   assign in_data_o    = in_data_q;
-  assign out_credit_o = out_credit_q;
 
-  // Current wavelet of the stream-in walk and its credit.
-  logic [4:0]    si_color;
-  logic [VcW-1:0] si_vc;
-  assign si_color = w_p[36:32];
-  assign si_vc    = vc_of(si_color);
+  // Stream-in lanes: the wavelet each would inject, whether it can, and the
+  // chunk header at p_q the dispatcher would hand to a free lane.
+  localparam int unsigned LW = (NumLanes > 1) ? $clog2(NumLanes) : 1;
+  logic [63:0]    ln_w [NumLanes];
+  logic [VcW-1:0] ln_vc [NumLanes];
+  logic [NumLanes-1:0] ln_go;
+  logic [PW-1:0]  dsp_port;
+  logic [LW-1:0]  dsp_lane;
+  logic           dsp_go, dsp_port_busy, si_done, si_stall;
+  logic [31:0]    si_n;        // wavelets injected this cycle
+  logic           unused_hdr_rsvd;
+  assign unused_hdr_rsvd = ^w_p[31:8];  // checked on arrival
+  always_comb begin
+    si_n = '0;
+    for (int l = 0; l < NumLanes; l++) begin
+      ln_w[l]  = buf_q[baddr(cur_q, ln_p_q[l])];
+      ln_vc[l] = vc_of(ln_w[l][36:32]);
+      ln_go[l] = ln_act_q[l] && (icred_q[ln_port_q[l]][ln_vc[l]] != '0);
+      si_n     = si_n + 32'(ln_go[l]);
+    end
+    dsp_port = port_idx(w_p[7:0]);
+    dsp_port_busy = 1'b0;
+    dsp_lane = '0;
+    for (int l = NumLanes - 1; l >= 0; l--) begin
+      if (ln_act_q[l] && ln_port_q[l] == dsp_port) dsp_port_busy = 1'b1;
+      if (!ln_act_q[l]) dsp_lane = LW'(l);
+    end
+    dsp_go   = (p_q != nw_q) && !(&ln_act_q) && !dsp_port_busy;
+    si_done  = (p_q == nw_q) && !(|ln_act_q);
+    si_stall = !si_done && !dsp_go && !(|ln_go);
+  end
 
   // The other slot holds a finished, intact STREAM_CREDIT or ABORT.
   logic side_ready;
@@ -408,31 +449,32 @@ module hif_exec #(
       op_q       <= '0;
       tag_q      <= '0;
       tx_op_q    <= '0;  tx_flags_q <= '0; tx_tag_q <= '0; tx_len_q <= '0;
-      tx_st_q    <= '0;  tx_src_q <= SrcBuf; tx_ret_q <= RetIdle;
-      tx_idx_q   <= '0;  tx_nw_q <= '0; tx_port_q <= '0; tx_tile_q <= '0;
-      tx_n_q     <= '0;
+      tx_st_q    <= '0;  tx_src_q <= SrcBuf; tx_ret_q <= RetDone;
+      tx_idx_q   <= '0;  tx_nw_q <= '0;
       mk_q       <= MkAcc;
       mg_write_q <= 1'b0; mg_bcast_q <= 1'b0; mg_x_q <= '0; mg_y_q <= '0;
       mg_base_q  <= '0; mg_i_q <= '0; mg_n_q <= '0; mg_addr_q <= '0;
       mg_wdata_q <= '0; mg_valid_q <= 1'b0;
-      p_q        <= '0; nw_q <= '0; remain_q <= '0; si_port_q <= '0;
+      p_q        <= '0; nw_q <= '0;
+      ln_act_q   <= '0;
+      for (int l = 0; l < NumLanes; l++) begin
+        ln_port_q[l] <= '0;  ln_p_q[l] <= '0;  ln_rem_q[l] <= '0;
+      end
       err_q      <= 1'b0; err_st_q <= '0;
       for (int i = 0; i < 7; i++) cnt_q[i] <= '0;
-      for (int p = 0; p < NumPorts; p++) begin
-        ocred_q[p] <= '0;
-        owp_q[p] <= '0;
-        orp_q[p] <= '0;
+      for (int p = 0; p < NumPorts; p++)
         for (int v = 0; v < NumVc; v++) icred_q[p][v] <= CredW'(VcDepth);
-      end
       in_valid_q   <= '0;
       in_data_q    <= '0;
-      out_credit_q <= '0;
-      for (int t = 0; t < NumTiles; t++) begin
-        cwp_q[t] <= '0;
-        crp_q[t] <= '0;
+      cred_add_q   <= 1'b0;
+      cred_clear_q <= 1'b0;
+      cred_port_q  <= '0;
+      cred_n_q     <= '0;
+      ck_remain_q  <= '0;
+      for (int s = 0; s < 2; s++) begin
+        ck_err_q[s] <= 1'b0;
+        ck_st_q[s]  <= '0;
       end
-      con_drops_q <= '0;
-      ev_turn_q   <= 1'b0;
     end else begin
       // ---------------- receiver side ----------------
       if (pl_valid_i && pl_ready_o) begin
@@ -440,6 +482,9 @@ module hif_exec #(
         wr_idx_q  <= wr_idx_q + 1'b1;
         rx_busy_q <= 1'b1;
         wr_lat_q  <= wr_sel;
+        ck_remain_q     <= ck_remain_d;
+        ck_err_q[wr_sel] <= ck_err_d;
+        ck_st_q[wr_sel]  <= ck_st_d;
       end
       if (evt_valid_i && evt_ready_o) begin
         rx_busy_q <= 1'b0;
@@ -458,14 +503,11 @@ module hif_exec #(
       end
       if (resync_i) cnt_q[2] <= sat_add(cnt_q[2], 32'd8);
 
-      // ---------------- outlets ----------------
-      out_credit_q <= '0;
-      for (int p = 0; p < NumPorts; p++) begin
-        if (out_valid_i[p]) begin
-          omem_q[p][owp_q[p][OW-1:0]] <= out_data_i[p*38 +: 38];
-          owp_q[p] <= owp_q[p] + 1'b1;
-        end
-      end
+      // ---------------- stream-out credits ----------------
+      cred_add_q   <= 1'b0;
+      cred_clear_q <= 1'b0;
+      if (ev_sent_wavelet) cnt_q[6] <= sat_add(cnt_q[6], 32'd1);
+      if (e_cmd_valid && e_cmd_ready) cnt_q[1] <= sat_add(cnt_q[1], 32'd1);
 
       // ---------------- intake ----------------
       in_valid_q <= '0;
@@ -473,23 +515,10 @@ module hif_exec #(
         for (int v = 0; v < NumVc; v++)
           icred_q[p][v] <= icred_q[p][v] + icred_add[p][v];
 
-      // ---------------- console ----------------
-      for (int t = 0; t < NumTiles; t++) begin
-        if (putc_valid_i[t]) begin
-          if ((cwp_q[t] - crp_q[t]) < (CPW+1)'(ConDepth)) begin
-            cmem_q[t][cwp_q[t][CPW-1:0]] <= putc_char_i[t*8 +: 8];
-            cwp_q[t] <= cwp_q[t] + 1'b1;
-          end else begin
-            con_drops_q <= sat_add(con_drops_q, 32'd1);
-          end
-        end
-      end
-
       // ---------------- executor ----------------
       unique case (st_q)
         SIdle: begin
-          if (full_q[rd_q] && !(ev_turn_q && (out_any || con_any))) begin
-            ev_turn_q <= 1'b1;
+          if (full_q[rd_q]) begin
             cur_q  <= rd_q;
             op_q   <= s_op_q[rd_q];
             tag_q  <= s_tag_q[rd_q];
@@ -498,14 +527,6 @@ module hif_exec #(
             p_q    <= '0;
             err_q  <= 1'b0;
             st_q   <= SDispatch;
-          end else if (out_any) begin
-            ev_turn_q <= 1'b0;
-            tx_port_q <= out_sel;
-            ocred_q[out_sel] <= ocred_q[out_sel] - out_n;
-          end else if (con_any) begin
-            ev_turn_q <= 1'b0;
-            tx_tile_q <= con_sel;
-            tx_n_q    <= (32'(cfill[con_sel]) > 8) ? 4'd8 : 4'(cfill[con_sel]);
           end
         end
 
@@ -515,7 +536,8 @@ module hif_exec #(
             p_q    <= '0;
             nw_q   <= nwords(s_len_q[cur_q]);
             err_q  <= 1'b0;
-            if (op_q == 8'(hif_pkg::OpStreamIn)) st_q <= SSiChk;
+            ln_act_q <= '0;
+            if (op_q == 8'(hif_pkg::OpStreamIn)) st_q <= SSiRun;
             else if (op_q == 8'(hif_pkg::OpStreamCredit)) st_q <= SCrChk;
           end
           // Management sequences.
@@ -568,7 +590,7 @@ module hif_exec #(
                    op_q != 8'(hif_pkg::OpStreamCredit)) begin
             st_q <= SMgmtReq;
             if (op_q == 8'(hif_pkg::OpReset))
-              for (int p = 0; p < NumPorts; p++) ocred_q[p] <= '0;
+              cred_clear_q <= 1'b1;
           end
         end
 
@@ -627,39 +649,29 @@ module hif_exec #(
           end
         end
 
-        SSiChk: begin
-          // Pass 1: the whole chunk list is checked before anything is sent.
-          if (p_q == nw_q) begin
-            p_q <= '0;
-            remain_q <= '0;
-            st_q <= SSiRun;
-          end else if (remain_q == '0) begin
-            // Chunk header.
-            p_q <= p_q + 1'b1;
-            remain_q <= w_p[63:32];
-          end else begin
-            p_q <= p_q + 1'b1;
-            remain_q <= remain_q - 1;
-          end
-        end
-
         SSiRun: begin
-          if (p_q == nw_q) begin
+          if (si_done) begin
             ;  // response started below
-          end else if (remain_q == '0) begin
-            si_port_q <= port_idx(w_p[7:0]);
-            remain_q  <= w_p[63:32];
-            p_q <= p_q + 1'b1;
-          end else if (icred_q[si_port_q][si_vc] != '0) begin
-            in_valid_q[si_port_q] <= 1'b1;
-            in_data_q[32'(si_port_q)*38 +: 38] <= w_p[37:0];
-            icred_q[si_port_q][si_vc] <= icred_q[si_port_q][si_vc] + icred_add[si_port_q][si_vc] - 1'b1;
-            cnt_q[5] <= sat_add(cnt_q[5], 32'd1);
-            remain_q <= remain_q - 1;
-            p_q <= p_q + 1'b1;
-          end else if (out_any) begin
-            tx_port_q <= out_sel;
-            ocred_q[out_sel] <= ocred_q[out_sel] - out_n;
+          end else if (!si_stall) begin
+            for (int l = 0; l < NumLanes; l++) begin
+              if (ln_go[l]) begin
+                in_valid_q[ln_port_q[l]] <= 1'b1;
+                in_data_q[32'(ln_port_q[l])*38 +: 38] <= ln_w[l][37:0];
+                icred_q[ln_port_q[l]][ln_vc[l]] <= icred_q[ln_port_q[l]][ln_vc[l]] +
+                    icred_add[ln_port_q[l]][ln_vc[l]] - 1'b1;
+                ln_p_q[l]   <= ln_p_q[l] + 1'b1;
+                ln_rem_q[l] <= ln_rem_q[l] - 1'b1;
+                if (ln_rem_q[l] == (IW+1)'(1)) ln_act_q[l] <= 1'b0;
+              end
+            end
+            cnt_q[5] <= sat_add(cnt_q[5], si_n);
+            if (dsp_go) begin
+              ln_act_q[dsp_lane]  <= 1'b1;
+              ln_port_q[dsp_lane] <= dsp_port;
+              ln_p_q[dsp_lane]    <= p_q + 1'b1;
+              ln_rem_q[dsp_lane]  <= (IW+1)'(w_p[63:32]);
+              p_q <= (IW+1)'(32'(p_q) + 32'd1 + w_p[63:32]);
+            end
           end else if (side_ready) begin
             hs_q   <= ~cur_q;
             side_q <= 1'b1;
@@ -692,13 +704,15 @@ module hif_exec #(
 
         SCrApply: begin
           if (p_q != nw_q) begin
-            ocred_q[port_idx(w_hs[7:0])] <= sat_add(ocred_q[port_idx(w_hs[7:0])], w_hs[63:32]);
+            cred_add_q  <= 1'b1;
+            cred_port_q <= port_idx(w_hs[7:0]);
+            cred_n_q    <= w_hs[63:32];
             p_q <= p_q + 1'b1;
           end
         end
 
         STxCmd: begin
-          if (cmd_ready_i) begin
+          if (rq_push || (x_direct && x_cmd_ready)) begin
             st_q <= (tx_nw_q == '0) ? SDone : STxPl;
             cnt_q[1] <= sat_add(cnt_q[1], 32'd1);
             if (tx_flags_q == 8'(hif_pkg::FlagResponse) && tx_st_q != '0)
@@ -707,26 +721,19 @@ module hif_exec #(
         end
 
         STxPl: begin
-          if (tx_ready_i) begin
+          if (x_tx_ready) begin
             tx_idx_q <= tx_idx_q + 1'b1;
-            if (tx_src_q == SrcOut && tx_idx_q != '0) begin
-              orp_q[tx_port_q] <= orp_q[tx_port_q] + 1'b1;
-              out_credit_q[32'(tx_port_q)*NumVc + 32'(vc_of(out_head[36:32]))] <= 1'b1;
-              cnt_q[6] <= sat_add(cnt_q[6], 32'd1);
-            end
             if (tx_idx_q + 1'b1 == tx_nw_q) st_q <= SDone;
           end
         end
 
         SDone: begin
-          if (tx_src_q == SrcCon) crp_q[tx_tile_q] <= crp_q[tx_tile_q] + (CPW+1)'(tx_n_q);
           unique case (tx_ret_q)
             RetDone: begin
               full_q[cur_q] <= 1'b0;
               rd_q <= ~cur_q;
               st_q <= SIdle;
             end
-            RetSi: st_q <= SSiRun;
             RetSide: begin
               full_q[hs_q] <= 1'b0;
               side_q <= 1'b0;
@@ -735,7 +742,6 @@ module hif_exec #(
               p_q    <= (IW+1)'(mg_i_q);
               st_q   <= SSiRun;
             end
-            RetIdle: st_q <= SIdle;
             default: st_q <= SIdle;
           endcase
         end
@@ -755,6 +761,40 @@ module hif_exec #(
         st_q       <= STxCmd;
       end
 
+    end
+  end
+
+  // Chunk-list check of the word being received, as if the packet were a
+  // STREAM_IN (used only if it is one): chunk headers (port byte, reserved
+  // bytes, a count >= 1 that fits the payload), bits 63:38 of every
+  // wavelet zero. The first error decides the status.
+  logic [31:0]  ck_remain_d;
+  logic         ck_err_d;
+  logic [15:0]  ck_st_d;
+  logic [IW:0]  ck_left;      // payload words from this one to the end
+  always_comb begin
+    ck_left     = nwords(hdr_length_i) - (IW+1)'(wr_idx_q);
+    ck_remain_d = (wr_idx_q == '0) ? '0 : ck_remain_q;
+    ck_err_d    = (wr_idx_q == '0) ? 1'b0 : ck_err_q[wr_sel];
+    ck_st_d     = (wr_idx_q == '0) ? '0 : ck_st_q[wr_sel];
+    if (!ck_err_d) begin
+      if (ck_remain_d == '0) begin
+        if (pl_data_i[31:8] != '0 || pl_data_i[6] || pl_data_i[63:32] == '0 ||
+            {1'b0, pl_data_i[63:32]} >= 33'(ck_left)) begin
+          ck_err_d = 1'b1;
+          ck_st_d  = 16'(hif_pkg::StMalformed);
+        end else if (32'(pl_data_i[5:0]) >= NumRows) begin
+          ck_err_d = 1'b1;
+          ck_st_d  = 16'(hif_pkg::StRange);
+        end
+        ck_remain_d = pl_data_i[63:32];
+      end else begin
+        if (pl_data_i[63:38] != '0) begin
+          ck_err_d = 1'b1;
+          ck_st_d  = 16'(hif_pkg::StMalformed);
+        end
+        ck_remain_d = ck_remain_d - 32'd1;
+      end
     end
   end
 
@@ -785,26 +825,6 @@ module hif_exec #(
     acc_end = {1'b0, a_addr} + {1'b0, a_count};
 
     unique case (st_q)
-      SIdle: begin
-        if ((!full_q[rd_q] || ev_turn_q) && out_any) begin
-          start_tx  = 1'b1;
-          stx_op    = 8'(hif_pkg::OpStreamOut);
-          stx_flags = 8'(hif_pkg::FlagEvent);
-          stx_tag   = '0;
-          stx_len   = 32'd8 + (out_n << 3);
-          stx_src   = SrcOut;
-          stx_ret   = RetIdle;
-        end else if ((!full_q[rd_q] || ev_turn_q) && con_any) begin
-          start_tx  = 1'b1;
-          stx_op    = 8'(hif_pkg::OpConsole);
-          stx_flags = 8'(hif_pkg::FlagEvent);
-          stx_tag   = '0;
-          stx_len   = 32'd4 + ((32'(cfill[con_sel]) > 8) ? 32'd8 : 32'(cfill[con_sel]));
-          stx_src   = SrcCon;
-          stx_ret   = RetIdle;
-        end
-      end
-
       SDispatch: begin
         start_tx = 1'b1;
         unique case (s_evt_q[cur_q])
@@ -858,8 +878,10 @@ module hif_exec #(
                   else start_tx = 1'b0;
                 end
                 8'(hif_pkg::OpStreamIn): begin
+                  // The chunk list was checked as it arrived.
                   if (s_len_q[cur_q] == 0 || s_len_q[cur_q][2:0] != 0)
                     stx_st = 16'(hif_pkg::StMalformed);
+                  else if (ck_err_q[cur_q]) stx_st = ck_st_q[cur_q];
                   else start_tx = 1'b0;
                 end
                 8'(hif_pkg::OpStreamCredit): begin
@@ -912,35 +934,11 @@ module hif_exec #(
         end
       end
 
-      SSiChk: begin
-        if (p_q != nw_q && remain_q == '0) begin
-          if (w_p[31:8] != '0 || w_p[6] || w_p[63:32] == '0 ||
-              {1'b0, w_p[63:32]} >= {23'b0, nw_q - p_q}) begin
-            start_tx = 1'b1;
-            stx_st = 16'(hif_pkg::StMalformed);
-          end else if (32'(w_p[5:0]) >= NumRows) begin
-            start_tx = 1'b1;
-            stx_st = 16'(hif_pkg::StRange);
-          end
-        end else if (p_q != nw_q && w_p[63:38] != '0) begin
-          start_tx = 1'b1;
-          stx_st = 16'(hif_pkg::StMalformed);
-        end
-      end
-
       SSiRun: begin
-        if (p_q == nw_q) begin
+        if (si_done) begin
           start_tx = 1'b1;
-        end else if (remain_q != '0 && icred_q[si_port_q][si_vc] == '0) begin
-          if (out_any) begin
-            start_tx  = 1'b1;
-            stx_op    = 8'(hif_pkg::OpStreamOut);
-            stx_flags = 8'(hif_pkg::FlagEvent);
-            stx_tag   = '0;
-            stx_len   = 32'd8 + (out_n << 3);
-            stx_src   = SrcOut;
-            stx_ret   = RetSi;
-          end else if (side_ready && s_op_q[~cur_q] == 8'(hif_pkg::OpAbort)) begin
+        end else if (si_stall) begin
+          if (side_ready && s_op_q[~cur_q] == 8'(hif_pkg::OpAbort)) begin
             // ABORT of this stream-in: answer it ABORTED first.
             start_tx = 1'b1;
             stx_op   = s_op_q[~cur_q];
@@ -995,16 +993,28 @@ module hif_exec #(
   // ---------------------------------------------------------------------
   `ASSERT(MgmtValidHeld, mg_valid_q && !mgmt_req_ready_i |=> mg_valid_q)
   `ASSERT(NoRspWithoutReq, mgmt_rsp_valid_i |-> st_q == SMgmtRsp)
-  `ASSERT_ONEHOT0(OneInjectPerCycle, in_valid_q)
+  `ASSERT(InjectOnlyInSi, in_valid_q != '0 |-> $past(st_q) == SSiRun)
   `ASSERT(RxWriteFreeSlot, pl_valid_i && pl_ready_o |-> !full_q[wr_sel])
   `ASSERT_KNOWN(CmdValidKnown, cmd_valid_o)
   `ASSERT_KNOWN(TxValidKnown, tx_valid_o)
   `ASSERT_KNOWN(MgmtValidKnown, mgmt_req_valid_o)
+  `ASSERT(RspQueueNoOverwrite, rq_push |-> !rq_valid_q)
+  `ASSERT(RspQueueOnlyEmpty, rq_push |-> tx_nw_q == '0 && tx_flags_q == 8'(hif_pkg::FlagResponse))
+
+  // Lanes never share a port (per-port order) and never run past a chunk.
+  for (genvar l = 0; l < NumLanes; l++) begin : g_lane_asrt
+    logic [IW:0]   rem_l;
+    assign rem_l  = ln_rem_q[l];
+    `ASSERT(LaneChunkLeft, ln_act_q[l] |-> rem_l != '0)
+    for (genvar m = l + 1; m < NumLanes; m++) begin : g_other
+      logic [PW-1:0] port_l, port_m;
+      assign port_l = ln_port_q[l];
+      assign port_m = ln_port_q[m];
+      `ASSERT(LanePortsDistinct, !(ln_act_q[l] && ln_act_q[m] && port_l == port_m))
+    end
+  end
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_port_asrt
-    logic [OW:0] fill_p;
-    assign fill_p = owp_q[p] - orp_q[p];
-    `ASSERT(OutletNoOverflow, fill_p <= (OW+1)'(OutDepth))
     for (genvar v = 0; v < NumVc; v++) begin : g_vc
       logic [CredW-1:0] ic;
       assign ic = icred_q[p][v];
