@@ -47,53 +47,25 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* ---- ELF32 loading ---------------------------------------------------- */
+/* ---- ELF image ---------------------------------------------------------- */
 
-static uint32_t rd32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-
-struct seg { uint32_t addr; uint8_t *data; size_t len; };
-
-/* Read the PT_LOAD segments of a little-endian RISC-V ELF32 (memsz, the
- * bytes past filesz zero, rounded up to words). */
-static int elf_segments(const char *path, struct seg *segs, int max)
+/* The whole file, for wse_load_elf(); NULL (message printed) on failure. */
+static uint8_t *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
-	if (!f) { perror(path); return -1; }
+	if (!f) { perror(path); return NULL; }
 	fseek(f, 0, SEEK_END);
 	long sz = ftell(f);
 	fseek(f, 0, SEEK_SET);
 	uint8_t *buf = malloc(sz > 0 ? (size_t)sz : 1);
-	if (!buf || fread(buf, 1, (size_t)sz, f) != (size_t)sz) { fclose(f); free(buf); return -1; }
+	if (!buf || sz < 0 || fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
+		fprintf(stderr, "wsectl: %s: cannot read\n", path);
+		free(buf);
+		buf = NULL;
+	}
 	fclose(f);
-	int n = -1;
-	if (sz < 52 || memcmp(buf, "\177ELF", 4) || buf[4] != 1 || buf[5] != 1 || rd16(buf + 18) != 243) {
-		fprintf(stderr, "wsectl: %s: not a little-endian RISC-V ELF32\n", path);
-		goto out;
-	}
-	uint32_t phoff = rd32(buf + 28);
-	uint16_t phentsize = rd16(buf + 42), phnum = rd16(buf + 44);
-	n = 0;
-	for (unsigned i = 0; i < phnum && n < max; i++) {
-		const uint8_t *ph = buf + phoff + (size_t)i * phentsize;
-		if ((long)(phoff + (size_t)(i + 1) * phentsize) > sz) { n = -1; break; }
-		if (rd32(ph) != 1)
-			continue;
-		uint32_t off = rd32(ph + 4), paddr = rd32(ph + 12), filesz = rd32(ph + 16), memsz = rd32(ph + 20);
-		if (!memsz) continue;
-		if ((uint64_t)off + filesz > (uint64_t)sz || filesz > memsz) { n = -1; break; }
-		size_t len = (memsz + 3u) & ~3u;
-		segs[n].addr = paddr & ~3u;
-		segs[n].len = len + (paddr & 3u);
-		segs[n].data = calloc(1, segs[n].len + 4);
-		memcpy(segs[n].data + (paddr & 3u), buf + off, filesz);
-		segs[n].len = (segs[n].len + 3u) & ~3u;
-		n++;
-	}
-	if (n < 0) fprintf(stderr, "wsectl: %s: bad program headers\n", path);
-out:
-	free(buf);
-	return n;
+	*len = sz > 0 ? (size_t)sz : 0;
+	return buf;
 }
 
 /* ---- tile selection ----------------------------------------------------- */
@@ -154,9 +126,9 @@ static int cmd_run(wse_device *d, const char *elf, const char *tiles, int timeou
 	uint8_t sel[4096];
 	if (parse_tiles(tiles, sel))
 		return 2;
-	struct seg segs[16];
-	int ns = elf_segments(elf, segs, 16);
-	if (ns <= 0)
+	size_t ilen;
+	uint8_t *img = read_file(elf, &ilen);
+	if (!img)
 		return 2;
 	int all = 1;
 	for (unsigned t = 0; t < nt; t++)
@@ -167,17 +139,18 @@ static int cmd_run(wse_device *d, const char *elf, const char *tiles, int timeou
 		if (sel[t])
 			r = wse_reg_write(d, t % info.columns, t / info.columns, REG_TILE_CTRL,
 					  CTRL_HALT | CTRL_CORE_RESET);
-	for (int i = 0; i < ns && !r; i++) {
-		if (all)
-			r = wse_mem_write(d, WSE_ALL_TILES, WSE_ALL_TILES, segs[i].addr, segs[i].data, segs[i].len);
-		else
-			for (unsigned t = 0; t < nt && !r; t++)
-				if (sel[t])
-					r = wse_mem_write(d, t % info.columns, t / info.columns, segs[i].addr,
-							  segs[i].data, segs[i].len);
+	if (!r && all)
+		r = wse_load_elf(d, WSE_ALL_TILES, WSE_ALL_TILES, img, ilen);
+	for (unsigned t = 0; t < nt && !r && !all; t++)
+		if (sel[t])
+			r = wse_load_elf(d, t % info.columns, t / info.columns, img, ilen);
+	free(img);
+	if (r == WSE_ERROR_MALFORMED || r == WSE_ERROR_RANGE) {
+		fprintf(stderr, "wsectl: %s: %s\n", elf,
+			r == WSE_ERROR_RANGE ? "a segment lies outside the tile's memories"
+					     : "not a little-endian RISC-V ELF32, or its headers are damaged");
+		return 2;
 	}
-	for (int i = 0; i < ns; i++)
-		free(segs[i].data);
 	if (r)
 		return die("load", r);
 	for (unsigned t = 0; t < nt && !r; t++)

@@ -248,6 +248,80 @@ static void test_does_not_fit(void **state)
 	assert_non_null(strstr(err, "are available"));
 }
 
+/* ---- wse_load_elf / wse_elf_symbol with the kernel image ---- */
+
+extern const unsigned char wse_mlp_kernel_elf[];
+extern const size_t wse_mlp_kernel_elf_len;
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int k = 0; k < 4; k++)
+		p[k] = (uint8_t)(v >> (8 * k));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* A good image loads and reads back; bad images are refused with their
+ * error and change nothing in the tile. */
+static void test_load_elf(void **state)
+{
+	(void)state;
+	const uint8_t *img = wse_mlp_kernel_elf;
+	size_t len = wse_mlp_kernel_elf_len;
+	uint32_t params, entry = 0x80000000u, word, before;
+	wse_device *d;
+	struct wse_open_opts o = { .size = sizeof(o), .timeout_ms = 60000 };
+
+	assert_int_equal(wse_elf_symbol(img, len, "wse_mlp_params", &params), 0);
+	assert_true(params >= 0x80100000u);
+	assert_int_equal(wse_elf_symbol(img, len, "no_such_symbol", &word), WSE_ERROR_NOT_FOUND);
+	assert_int_equal(wse_elf_symbol(img, 40, "wse_mlp_params", &word), WSE_ERROR_MALFORMED);
+	assert_int_equal(wse_open(&d, uri(), &o), 0);
+	assert_int_equal(wse_tile_halt(d, 0, 0), 0);
+	word = 0x5a5a1234u;
+	assert_int_equal(wse_mem_write(d, 0, 0, entry, &word, 4), 0);
+
+	uint8_t *bad = malloc(len);
+
+	memcpy(bad, img, len);
+	assert_int_equal(wse_load_elf(d, 0, 0, bad, 51), WSE_ERROR_MALFORMED); /* truncated */
+	put32(bad + 28, (uint32_t)len);                                        /* phoff past the end */
+	assert_int_equal(wse_load_elf(d, 0, 0, bad, len), WSE_ERROR_MALFORMED);
+	memcpy(bad, img, len);
+	bad[18] = 62; /* e_machine x86-64, not RISC-V */
+	bad[19] = 0;
+	assert_int_equal(wse_load_elf(d, 0, 0, bad, len), WSE_ERROR_MALFORMED);
+	memcpy(bad, img, len);
+	/* move the last loadable segment beyond DMEM: refused before any write */
+	uint32_t phoff = get32(bad + 28);
+	unsigned phn = bad[44] | bad[45] << 8, phe = bad[42] | bad[43] << 8, last = phn;
+
+	for (unsigned i = 0; i < phn; i++)
+		if (get32(bad + phoff + i * phe) == 1 && get32(bad + phoff + i * phe + 16))
+			last = i;
+	assert_true(last < phn);
+	put32(bad + phoff + last * phe + 12, 0x80100000u + 0x100000u);
+	assert_int_equal(wse_load_elf(d, 0, 0, bad, len), WSE_ERROR_RANGE);
+	assert_int_equal(wse_mem_read(d, 0, 0, entry, &before, 4), 0);
+	assert_int_equal(before, 0x5a5a1234u); /* nothing was written */
+	/* the good image loads: IMEM holds its first instruction word */
+	assert_int_equal(wse_load_elf(d, 0, 0, img, len), 0);
+	assert_int_equal(wse_mem_read(d, 0, 0, entry, &word, 4), 0);
+	uint32_t off0 = get32(img + phoff + 4);
+
+	for (unsigned i = 0; i < phn; i++)
+		if (get32(img + phoff + i * phe) == 1 && get32(img + phoff + i * phe + 12) == entry)
+			off0 = get32(img + phoff + i * phe + 4);
+	assert_int_equal(word, get32(img + off0));
+	print_message("kernel image: %zu bytes, %u program headers, parameter block at 0x%08x\n",
+		      len, phn, params);
+	free(bad);
+	wse_close(d);
+}
+
 /* ---- the training API: mesh backend vs host-reference backend ---- */
 
 static const char *fm_dir(void)
@@ -346,6 +420,7 @@ static void test_steps_adam(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load_elf),
 		cmocka_unit_test(test_small_pass),
 		cmocka_unit_test(test_three_layers_odd_batch),
 		cmocka_unit_test(test_narrow),
