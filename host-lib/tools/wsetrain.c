@@ -176,9 +176,16 @@ static void progress(unsigned long long done, unsigned long long first,
 	double rate = (t > t0) ? (double)(done - first) / (t - t0) : 0;
 	int w = 30, fill = total ? (int)(w * done / total) : w;
 
-	fprintf(stderr, "%s[%.*s%*s] %llu/%llu steps  %.1f steps/s  loss %.4f%s",
+	char rs[32];
+
+	/* slow devices (the simulated mesh) take seconds per step */
+	if (rate >= 1.0 || rate <= 0.0)
+		snprintf(rs, sizeof(rs), "%.1f steps/s", rate);
+	else
+		snprintf(rs, sizeof(rs), "%.1f s/step", 1.0 / rate);
+	fprintf(stderr, "%s[%.*s%*s] %llu/%llu steps  %s  loss %.4f%s",
 		tty ? "\r" : "", fill, "##############################", w - fill, "", done, total,
-		rate, loss, (final || !tty) ? "\n" : "");
+		rs, loss, (final || !tty) ? "\n" : "");
 	fflush(stderr);
 }
 
