@@ -72,13 +72,14 @@ $(TM_TEST): tests/train/test_train_mesh.c tests/train/tr_test.h include/wsemu/ws
 .PHONY: test-train-mesh
 test-train-mesh: $(TM_TEST) $(DS_SIMS) $(HL_DIR)/wsetrain
 	@echo "--- mesh backend vs reference on sim-4x4"
-	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_SKIP='test_196*' $(TM_TEST)
+	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='test_*' $(TM_TEST)
+	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='api_steps_adam' $(TM_TEST)
 	@echo "--- the same bits at another link bandwidth, with random link back-pressure"
 	$(TM_ENV) WSEMU_SIM_OPTS="--link-bytes-per-cycle 2 --link-stall 7" WSE_TEST_URI=sim:board=sim-4x4 \
 		TM_FILTER='test_64*' $(TM_TEST)
 	@echo "--- mesh backend vs reference on sim-2x2"
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='test_three*' $(TM_TEST)
-	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='test_steps_sgd' $(TM_TEST)
+	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='api_steps_sgd' $(TM_TEST)
 	@echo "--- wsetrain on the mesh: kill and resume, bad inputs"
 	$(TM_ENV) WSETRAIN=$(abspath $(HL_DIR)/wsetrain) WORK=$(abspath $(TM_DIR))/wsetrain \
 		tests/train/test_wsetrain_mesh.sh
@@ -86,7 +87,7 @@ test-train-mesh: $(TM_TEST) $(DS_SIMS) $(HL_DIR)/wsetrain
 # test-full: the make-run model's pass on the regression model too
 .PHONY: test-full-train-mesh
 test-full-train-mesh: $(TM_TEST) $(DS_SIMS)
-	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='test_196*' $(TM_TEST)
+	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='full_*' $(TM_TEST)
 
 TEST_STAGES += test-train-mesh
 TEST_FULL_STAGES += test-full-train-mesh

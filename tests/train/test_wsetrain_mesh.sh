@@ -26,7 +26,7 @@ runtime.timeout_ms = 300000
 run.checkpoint_steps = 2
 run.eval_examples = 16
 EOP
-N=5
+N=4
 sims() { pgrep -f "wsemu-sim --board" | wc -l; }
 before=$(sims)
 
@@ -37,8 +37,8 @@ grep -q "backend mesh" "$W/a.err" || fail "run a did not use the mesh backend"
 cat "$W/a.eval"
 grep -q "eval: step $N, 16 test examples.*(backend mesh)" "$W/a.eval" || fail "eval output"
 
-echo "--- SIGKILL during training (step 4), resume"
-WSE_TRAIN_FAULT_KILL_STEP=4 "$WSETRAIN" --params "$W/p.params" --model-dir "$W/b" --num-steps $N 2> "$W/b1.err"
+echo "--- SIGKILL during training (step 3), resume"
+WSE_TRAIN_FAULT_KILL_STEP=3 "$WSETRAIN" --params "$W/p.params" --model-dir "$W/b" --num-steps $N 2> "$W/b1.err"
 st=$?; [ $st -eq 137 ] || fail "killed run exited $st, want 137 (SIGKILL)"
 sleep 1
 [ "$(sims)" -eq "$before" ] || fail "a simulator outlived the killed wsetrain"
