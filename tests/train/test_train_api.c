@@ -275,7 +275,11 @@ static void test_bad_params(void **state)
 	expect_create_error("model.layers = 784, 7\n", IP, "10");
 	expect_create_error("model.layers = 784, 10\noptimizer.lr = -1\n", IP, "optimizer.lr");
 	expect_create_error("model.layers = 784, 10\noptimizer.name = rmsprop\n", IP, "sgd, adam or adamw");
-	expect_create_error("model.layers = 784, 10\nruntime.backend = mesh\n", IP, "not available");
+	expect_create_error("model.layers = 784, 10\nruntime.backend = gpu\n", IP,
+			    "must be mesh or host-reference");
+	expect_create_error("model.layers = 784, 10\nruntime.backend = mesh\n"
+			    "runtime.device = sim:attach=/nonexistent/wse.sock\n",
+			    WSE_ERROR_NOT_FOUND, "cannot open device sim:attach=/nonexistent/wse.sock");
 	expect_create_error("model.layers = 784, 10\nruntime.mesh = 4by4\n", IP, "ROWSxCOLUMNS");
 	expect_create_error("model.layers = 784, 10\nmodel.layers = 784, 10\n", IP, "given twice");
 	expect_create_error("model.layers 784\n", IP, "expected 'key = value'");
