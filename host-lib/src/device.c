@@ -1696,9 +1696,10 @@ int wse_flash_verify(wse_device *d, uint32_t off, uint32_t len, uint32_t crc)
 
 /* ---- Asynchronous transfers ------------------------------------------------ */
 
-int wse_mem_read_async(wse_device *d, unsigned x, unsigned y, uint32_t addr,
-		       void *buf, size_t len, int timeout_ms,
-		       wse_transfer_cb cb, void *user, wse_transfer **xfer)
+/* Memory read or write as an asynchronous transfer. */
+static int mem_async(wse_device *d, uint8_t op, unsigned x, unsigned y,
+		     uint32_t addr, uint8_t *buf, size_t len, int timeout_ms,
+		     wse_transfer_cb cb, void *user, wse_transfer **xfer)
 {
 	struct wse_transfer *xf;
 	if (xfer)
@@ -1707,25 +1708,24 @@ int wse_mem_read_async(wse_device *d, unsigned x, unsigned y, uint32_t addr,
 		return WSE_ERROR_INVALID_PARAM;
 	int r = mem_check(addr, len);
 	if (!r)
-		r = build_access(d, WSE_OP_MEM_READ, x, y, addr, 4, buf, len / 4,
-				 &xf);
+		r = build_access(d, op, x, y, addr, 4, buf, len / 4, &xf);
 	return r ? r : submit_async(d, xf, timeout_ms, cb, user, xfer);
+}
+
+int wse_mem_read_async(wse_device *d, unsigned x, unsigned y, uint32_t addr,
+		       void *buf, size_t len, int timeout_ms,
+		       wse_transfer_cb cb, void *user, wse_transfer **xfer)
+{
+	return mem_async(d, WSE_OP_MEM_READ, x, y, addr, buf, len, timeout_ms,
+			 cb, user, xfer);
 }
 
 int wse_mem_write_async(wse_device *d, unsigned x, unsigned y, uint32_t addr,
 			const void *buf, size_t len, int timeout_ms,
 			wse_transfer_cb cb, void *user, wse_transfer **xfer)
 {
-	struct wse_transfer *xf;
-	if (xfer)
-		*xfer = NULL;
-	if (!cb)
-		return WSE_ERROR_INVALID_PARAM;
-	int r = mem_check(addr, len);
-	if (!r)
-		r = build_access(d, WSE_OP_MEM_WRITE, x, y, addr, 4,
-				 (uint8_t *)buf, len / 4, &xf);
-	return r ? r : submit_async(d, xf, timeout_ms, cb, user, xfer);
+	return mem_async(d, WSE_OP_MEM_WRITE, x, y, addr, (uint8_t *)buf, len,
+			 timeout_ms, cb, user, xfer);
 }
 
 int wse_stream_in_async(wse_device *d, const struct wse_stream_chunk *c,

@@ -67,15 +67,8 @@ static int tm_fail(struct train_mesh *m, int code, const char *fmt, ...)
 	return code;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static double now_ms_f(void)
+/* Monotonic time in milliseconds (time-outs and phase times). */
+static double now_ms(void)
 {
 	struct timespec ts;
 
@@ -452,7 +445,7 @@ static int collect_grads(struct train_mesh *m, const struct train_ref_net *net, 
 {
 	size_t n = grad_count(net, r, m->R), got = 0;
 	uint64_t *buf = malloc((n ? n : 1) * sizeof(uint64_t));
-	long long end = now_ms() + m->timeout_ms;
+	double end = now_ms() + m->timeout_ms;
 	int k;
 
 	if (!buf)
@@ -494,7 +487,7 @@ static int collect_grads(struct train_mesh *m, const struct train_ref_net *net, 
 
 static int wait_done(struct train_mesh *m)
 {
-	long long end = now_ms() + m->timeout_ms;
+	double end = now_ms() + m->timeout_ms;
 	unsigned nt = m->R * m->C, next = 0;
 
 	while (next < nt) {
@@ -610,7 +603,7 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 		return r;
 	plan_layout(m, L, net->dims, B, &lo);
 	memset(&m->st, 0, sizeof(m->st));
-	double t0 = now_ms_f(), t1;
+	double t0 = now_ms(), t1;
 	r = wse_reg_write(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, REG_TILE_CTRL,
 			  CTRL_HALT | CTRL_CORE_RESET);
 	if (!r)
@@ -624,7 +617,7 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 	if ((r = stream_batch(m, net->dims[0], x, labels, B, lo.tc)))
 		return with_tiles(m, tm_fail(m, r, "mesh backend: streaming the batch: %s",
 					     wse_strerror(r)));
-	t1 = now_ms_f();
+	t1 = now_ms();
 	m->st.ms_load = t1 - t0;
 	for (unsigned l = 0; l < L && !r; l++)
 		r = stream_weights(m, net->w[l], net->b[l], net->dims[l], net->dims[l + 1], 0);
@@ -633,18 +626,18 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 	if (r)
 		return with_tiles(m, tm_fail(m, r, "mesh backend: streaming the weights: %s",
 					     wse_strerror(r)));
-	t0 = now_ms_f();
+	t0 = now_ms();
 	m->st.ms_stream = t0 - t1;
 	for (unsigned y = 0; train && y < m->R; y++)
 		if ((r = collect_grads(m, net, y, out)))
 			return with_tiles(m, r);
-	t1 = now_ms_f();
+	t1 = now_ms();
 	m->st.ms_collect = t1 - t0;
 	if ((r = wait_done(m)))
 		return r;
 	if ((r = read_metrics(m, &lo, labels, B, out)))
 		return tm_fail(m, r, "mesh backend: reading the metrics: %s", wse_strerror(r));
-	m->st.ms_finish = now_ms_f() - t1;
+	m->st.ms_finish = now_ms() - t1;
 	out->loss = out->loss_sum / (float)norm;
 	return 0;
 }
