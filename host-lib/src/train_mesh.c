@@ -384,28 +384,42 @@ static int stream_batch(struct train_mesh *m, unsigned n0, const float *x,
 	return r;
 }
 
+/* Wavelets of one row's piece: every row's share of a feature is cut into
+ * pieces of this many wavelets, sent round-robin over the rows, so that each
+ * STREAM_IN packet (max_payload bytes) carries about equal work for every
+ * row and the device's per-port lanes drain it together; a packet holding
+ * one row's whole share would keep the other rows waiting on that row's
+ * consumption rate. */
+#define TM_PIECE 32u
+
 /* Stream one weight matrix: for every feature f of the stream (n_f of
  * them), row r gets w(f, k) for k = r, r+R, ... < n_k, then (forward) the
- * bias of f at f's owner row. transposed: w(f, k) = W[k][f]. */
+ * bias of f at f's owner row. transposed: w(f, k) = W[k][f]. Each row's
+ * wavelets of f go out in pieces of TM_PIECE, rows taking turns. */
 static int stream_weights(struct train_mesh *m, const float *W, const float *bias,
 			  unsigned n_in, unsigned n_out, int transposed)
 {
 	unsigned R = m->R, nf = transposed ? n_in : n_out, nk = transposed ? n_out : n_in;
 	size_t total = (size_t)nf * nk + (bias ? nf : 0);
+	/* pieces of one feature: a row holds at most nk / R + 1 weights and a bias */
+	size_t per_f = (size_t)R * ((nk / R + 2 + TM_PIECE - 1) / TM_PIECE);
 	uint64_t *wv = malloc(total * sizeof(uint64_t));
-	struct wse_stream_chunk *ch = malloc((size_t)nf * R * sizeof(*ch));
+	struct wse_stream_chunk *ch = malloc((size_t)nf * per_f * sizeof(*ch));
+	size_t *start = malloc(((size_t)R + 1) * sizeof(*start));
 	size_t nw = 0, nc = 0;
 	int r;
 
-	if (!wv || !ch) {
+	if (!wv || !ch || !start) {
 		free(wv);
 		free(ch);
+		free(start);
 		return WSE_ERROR_NO_MEM;
 	}
-	for (unsigned f = 0; f < nf; f++)
-		for (unsigned y = 0; y < R; y++) {
-			size_t start = nw;
+	for (unsigned f = 0; f < nf; f++) {
+		size_t base = nw, left = 0;
 
+		for (unsigned y = 0; y < R; y++) {
+			start[y] = nw;
 			for (unsigned k = y; k < nk; k += R) {
 				float w = transposed ? W[(size_t)k * n_in + f] : W[(size_t)f * n_in + k];
 
@@ -413,17 +427,29 @@ static int stream_weights(struct train_mesh *m, const float *W, const float *bia
 			}
 			if (bias && f % R == y)
 				wv[nw++] = wse_wavelet(f2u(bias[f]), WSE_MLP_C_WEIGHTS, 0);
-			if (nw > start)
-				ch[nc++] = (struct wse_stream_chunk){ .edge = WSE_WEST, .row = y,
-								      .wavelets = wv + start,
-								      .count = nw - start };
 		}
+		start[R] = nw;
+		left = nw - base;
+		for (size_t off = 0; left; off += TM_PIECE)
+			for (unsigned y = 0; y < R; y++) {
+				size_t n = start[y + 1] - start[y];
+
+				if (off >= n)
+					continue;
+				n = n - off < TM_PIECE ? n - off : TM_PIECE;
+				ch[nc++] = (struct wse_stream_chunk){ .edge = WSE_WEST, .row = y,
+								      .wavelets = wv + start[y] + off,
+								      .count = n };
+				left -= n;
+			}
+	}
 	r = wse_stream_in(m->dev, ch, nc);
 	m->st.bytes[TM_WEIGHTS] += 4ull * nf * nk;
 	m->st.bytes[TM_BIASES] += bias ? 4ull * nf : 0;
 	m->st.weight_wavelets += total;
 	free(wv);
 	free(ch);
+	free(start);
 	return r;
 }
 
