@@ -17,10 +17,15 @@ module prim_ram_1p #(
   logic [Width-1:0] mem [Depth];
 
   // No reset: RAM contents are undefined until written, as in silicon.
+  // Bit-enable write as one write per bit (see prim_ram_2p: a
+  // read-modify-write of the word would keep the array out of block RAM).
   always_ff @(posedge clk_i) begin
-    if (req_i) begin
-      if (we_i) mem[addr_i] <= (mem[addr_i] & ~wmask_i) | (wdata_i & wmask_i);
-      else      rdata_o <= mem[addr_i];
+    for (int i = 0; i < Width; i++) begin
+      if (req_i && we_i && wmask_i[i]) mem[addr_i][i] <= wdata_i[i];
     end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (req_i && !we_i) rdata_o <= mem[addr_i];
   end
 endmodule

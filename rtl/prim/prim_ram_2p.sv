@@ -17,8 +17,13 @@ module prim_ram_2p #(
 );
   logic [Width-1:0] mem [Depth];
 
+  // Bit-enable write as one write per bit, not a read-modify-write of the
+  // word: reading mem here would be an asynchronous read port, which no
+  // block RAM has, and synthesis would build the array from flip-flops.
   always_ff @(posedge clk_i) begin
-    if (we_i) mem[waddr_i] <= (mem[waddr_i] & ~wmask_i) | (wdata_i & wmask_i);
+    for (int i = 0; i < Width; i++) begin
+      if (we_i && wmask_i[i]) mem[waddr_i][i] <= wdata_i[i];
+    end
   end
 
   always_ff @(posedge clk_i) begin
