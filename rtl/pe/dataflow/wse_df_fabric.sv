@@ -86,8 +86,8 @@ module wse_df_fabric #(
   always_comb begin
     for (int c = 0; c < 32; c++) begin
       nonempty[c]  = (qcnt_q[c] != '0);
-      head_ctrl[c] = qmem_q[c*D + int'(qrd_q[c])][32];
-      head_data[c] = qmem_q[c*D + int'(qrd_q[c])][31:0];
+      head_ctrl[c] = qmem_q[c*D + 32'(qrd_q[c])][32];
+      head_data[c] = qmem_q[c*D + 32'(qrd_q[c])][31:0];
       push[c]      = ramp_in_valid_i && (ramp_in_data_i[36:32] == 5'(c));
     end
   end
@@ -134,10 +134,10 @@ module wse_df_fabric #(
     end else begin
       for (int c = 0; c < 32; c++) begin
         if (push[c]) begin
-          qmem_q[c*D + int'(qwr_q[c])] <= {ramp_in_data_i[37], ramp_in_data_i[31:0]};
-          qwr_q[c] <= (int'(qwr_q[c]) == D - 1) ? '0 : qwr_q[c] + 1'b1;
+          qmem_q[c*D + 32'(qwr_q[c])] <= {ramp_in_data_i[37], ramp_in_data_i[31:0]};
+          qwr_q[c] <= (32'(qwr_q[c]) == D - 1) ? '0 : qwr_q[c] + 1'b1;
         end
-        if (pop[c]) qrd_q[c] <= (int'(qrd_q[c]) == D - 1) ? '0 : qrd_q[c] + 1'b1;
+        if (pop[c]) qrd_q[c] <= (32'(qrd_q[c]) == D - 1) ? '0 : qrd_q[c] + 1'b1;
         qcnt_q[c] <= qcnt_q[c] + CW'(push[c]) - CW'(pop[c]);
       end
     end
@@ -150,8 +150,8 @@ module wse_df_fabric #(
   logic           out_valid_q, out_valid_d;
   logic [37:0]    out_data_q, out_data_d;
   logic [VcW-1:0] evc, cvc;
-  assign evc = ColorVcMap[int'(esend_wavelet_i[36:32])*VcW +: VcW];
-  assign cvc = ColorVcMap[int'(csend_wavelet_i[36:32])*VcW +: VcW];
+  assign evc = ColorVcMap[32'(esend_wavelet_i[36:32])*VcW +: VcW];
+  assign cvc = ColorVcMap[32'(csend_wavelet_i[36:32])*VcW +: VcW];
   assign esend_ok_o = esend_req_i && (cred_q[evc] != '0);
   assign csend_ok_o = csend_req_i && !esend_ok_o && (cred_q[cvc] != '0);
 
@@ -267,7 +267,7 @@ module wse_df_fabric #(
 
   logic [CW-1:0] in_cnt;
   assign in_cnt = qcnt_q[ramp_in_data_i[36:32]];
-  `ASSERT(NoPushWhenFull, !(ramp_in_valid_i && int'(in_cnt) == D))
+  `ASSERT(NoPushWhenFull, !(ramp_in_valid_i && 32'(in_cnt) == D))
   logic cred_ok;
   always_comb begin
     cred_ok = 1'b1;

@@ -128,12 +128,12 @@ module wse_df_vec #(
   assign iss_useb = (iss_op == wse_df_pkg::VFadd || iss_op == wse_df_pkg::VFmul ||
                      iss_op == wse_df_pkg::VFmac || iss_op == wse_df_pkg::VFmax) &&
                     (iss_bm != wse_df_pkg::BScalar);
-  assign vop_ok_o = vop_req_i && (int'(q_cnt_q) < QDepth);
+  assign vop_ok_o = vop_req_i && (32'(q_cnt_q) < QDepth);
   assign iss      = vop_ok_o;
 
   // Word index in DMEM of a byte address, or the color of a fabric descriptor.
   function automatic logic [AW-1:0] word_of(input logic [AW+1:0] b, input logic fab);
-    return fab ? AW'(b[4:0]) : b[AW+1:2];
+    word_of = fab ? AW'(b[4:0]) : b[AW+1:2];
   endfunction
 
   // ---- G: element gather ---------------------------------------------------------
@@ -185,7 +185,7 @@ module wse_df_vec #(
     if (elast) begin
       n_h     = h1;
       n_first = 1'b1;
-      n_valid = (int'(q_cnt_q) >= 2);
+      n_valid = (32'(q_cnt_q) >= 2);
       n_i0    = '0;
       n_i1    = '0;
       for (int k = 0; k < 3; k++) begin
@@ -300,7 +300,7 @@ module wse_df_vec #(
 
   logic       go;
   logic [7:0] rem, take_now, mcand, fcand;
-  assign go    = qv && (int'(rb_cnt_q) < RobDepth);
+  assign go    = qv && (32'(rb_cnt_q) < RobDepth);
   assign sv    = {go && n_valid, go};
   always_comb begin
     for (int i = 0; i < 8; i++) begin
@@ -353,7 +353,7 @@ module wse_df_vec #(
 
   // Hold register of item i: bank (cb_q ^ slot), entry k.
   function automatic logic [2:0] hidx(input logic [2:0] i, input logic cb);
-    return {cb ^ i[2], i[1:0]};
+    hidx = {cb ^ i[2], i[1:0]};
   endfunction
 
   // ---- X: operands into the FPU ------------------------------------------------------
@@ -450,13 +450,13 @@ module wse_df_vec #(
   logic        ext_we_q;
 
   function automatic logic [QW-1:0] qinc(input logic [QW-1:0] v);
-    return (int'(v) == QDepth - 1) ? '0 : v + 1'b1;
+    qinc = (32'(v) == QDepth - 1) ? '0 : v + 1'b1;
   endfunction
   function automatic logic [RW-1:0] rinc(input logic [RW-1:0] v);
-    return (int'(v) == RobDepth - 1) ? '0 : v + 1'b1;
+    rinc = (32'(v) == RobDepth - 1) ? '0 : v + 1'b1;
   endfunction
   function automatic logic [AW-1:0] sx(input logic [15:0] s);
-    return AW'({{16{s[15]}}, s});
+    sx = AW'({{16{s[15]}}, s});
   endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -634,7 +634,7 @@ module wse_df_vec #(
   assign unused = ^{unused_tag, vop_i[31:25]};
 
   `ASSERT(FpuAlwaysReady, !x_valid_q || f_in_ready)
-  `ASSERT(RobNoOverflow, !(g_done && int'(rb_cnt_q) >= RobDepth))
+  `ASSERT(RobNoOverflow, !(g_done && 32'(rb_cnt_q) >= RobDepth))
   logic fill_v;
   assign fill_v = rb_v[rb_fill_q];
   `ASSERT(FpuOutHasEntry, !f_out_valid || fill_v)
