@@ -6,7 +6,8 @@
 #   bench-pe           BENCH pe.* figures
 
 DF_RTL := rtl/pe/dataflow/wse_df_pkg.sv rtl/pe/dataflow/wse_df_fabric.sv \
-          rtl/pe/dataflow/wse_df_vec.sv rtl/pe/dataflow/wse_df.sv
+          rtl/pe/dataflow/wse_df_vec.sv rtl/pe/dataflow/wse_df_mov.sv \
+          rtl/pe/dataflow/wse_df.sv
 DF_PKG := rtl/pe/dataflow/wse_df_pkg.sv
 
 # The PE instantiates the unit: its sources join the core's lists (the
@@ -62,13 +63,26 @@ $(DF_BUILD)/elf/vec_ops-%.elf: tests/dataflow/fw/vec_ops.c $(DF_BUILD)/gen/vec-%
 $(DF_BUILD)/elf/%.elf: tests/dataflow/fw/%.c $(DF_RT_DEPS)
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(DF_RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
-.SECONDARY: $(foreach s,$(DF_VEC_SEEDS) $(DF_VEC_SEEDS_FULL),$(DF_BUILD)/gen/vec-$(s)/vec_cases.h)
+# vec_move-SEED.elf: the same program with a move of the harness feed on
+# color DF_MOVE_COLOR running beside DF_MOVE_NOPS FMACS operations
+DF_MOVE_NOPS  := 30
+DF_MOVE_COLOR := 20
+DF_MOVE_SEEDS := 1 2
+$(DF_BUILD)/gen/vecmove-%/vec_cases.h: $(DF_BUILD)/vec_gen
+	@mkdir -p $(dir $@)
+	$(DF_BUILD)/vec_gen $* $(DF_MOVE_NOPS) move $(DF_MOVE_COLOR) > $@
+$(DF_BUILD)/elf/vec_move-%.elf: tests/dataflow/fw/vec_ops.c $(DF_BUILD)/gen/vecmove-%/vec_cases.h $(DF_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(DF_RV_CFLAGS) -I$(DF_BUILD)/gen/vecmove-$* -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
+.SECONDARY: $(foreach s,$(DF_VEC_SEEDS) $(DF_VEC_SEEDS_FULL),$(DF_BUILD)/gen/vec-$(s)/vec_cases.h) \
+	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/gen/vecmove-$(s)/vec_cases.h)
 
 # ---- Tests ----------------------------------------------------------------------------
 # Each line: ELF name, then harness options.
-DF_PROGS := tasks storm
+DF_PROGS := tasks storm move
 DF_ELFS  := $(addprefix $(DF_BUILD)/elf/,$(addsuffix .elf,$(DF_PROGS))) \
-	$(foreach s,$(DF_VEC_SEEDS),$(DF_BUILD)/elf/vec_ops-$(s).elf)
+	$(foreach s,$(DF_VEC_SEEDS),$(DF_BUILD)/elf/vec_ops-$(s).elf) \
+	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/elf/vec_move-$(s).elf)
 
 .PHONY: test-pe-dataflow test-pe-dataflow-full
 test-pe-dataflow: $(DF_TB) $(DF_ELFS)
