@@ -94,13 +94,21 @@ test-pe-dataflow-full: $(DF_TB) $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf
 TEST_FULL_STAGES += test-pe-dataflow-full
 
 # ---- Benchmark ---------------------------------------------------------------------
-# The feed streams the fabric scalars (a neighbour's weights) into color 2.
-DF_BENCH_FEED := $(shell echo $$(( 10 * 100 * 2 * 2 )))
+# One PE on the harness (memory operands, dispatch), and the 2x2 dataflow
+# mesh (same PE parameters as sim-4x4) for the fabric rate: (0,0) streams
+# the scalars over a route into its neighbour (1,0), which runs the FMACS
+# (fw/bench_fabric.c); its model is built at the end of this file. Mesh
+# console lines carry a "[x,y] " prefix.
+DF_BENCH_BOARD := sim-2x2
+DF_BENCH_MESH_TB := $(DF_BUILD)/mesh-$(DF_BENCH_BOARD)-bench/tb_mesh_df
 .PHONY: bench-pe
-bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf
-	@$(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf --max-cycles 20000000 --feed 2:$(DF_BENCH_FEED) \
+bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf $(DF_BENCH_MESH_TB) $(DF_BUILD)/elf/bench_fabric.elf
+	@$(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf --max-cycles 20000000 \
 	  --dispatch-color 12 > $(DF_BUILD)/bench.out 2>&1 || { cat $(DF_BUILD)/bench.out; false; }
-	@awk '$$1 == "R" { e[$$2] += $$3; c[$$2] += $$4; r = $$3 / $$4; \
+	@$(DF_BENCH_MESH_TB) $(DF_BUILD)/elf/bench_fabric.elf tests/dataflow/bench-$(DF_BENCH_BOARD).routes \
+	  --max-cycles 2000000 > $(DF_BUILD)/bench-fabric.out 2>&1 || { cat $(DF_BUILD)/bench-fabric.out; false; }
+	@awk '{ sub(/^\[[0-9]+,[0-9]+\] /, "") } \
+	  $$1 == "R" { e[$$2] += $$3; c[$$2] += $$4; r = $$3 / $$4; \
 	    if (!($$2 in m) || r < m[$$2]) m[$$2] = r; n[$$2]++ } \
 	  $$1 == "DISPATCH" { d = $$3 } \
 	  END { printf "BENCH pe.fmacs_mem_rate %.4f\n", e["mem"] / c["mem"]; \
@@ -110,7 +118,8 @@ bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf
 	        printf "BENCH pe.fmacs_mem_rate_min %.4f\n", m["mem"]; \
 	        printf "BENCH pe.fmacs_fabric_rate_min %.4f\n", m["fabric"]; \
 	        printf "BENCH pe.fmacs_vv_rate_min %.4f\n", m["vv"]; \
-	        printf "BENCH pe.fmacs_vv_streamed_rate %.4f\n", e["vvs"] / c["vvs"] }' $(DF_BUILD)/bench.out
+	        printf "BENCH pe.fmacs_vv_streamed_rate %.4f\n", e["vvs"] / c["vvs"] }' \
+	  $(DF_BUILD)/bench.out $(DF_BUILD)/bench-fabric.out
 BENCH_STAGES += bench-pe
 
 # ---- Multi-tile programs on the fabric mesh --------------------------------------
@@ -132,3 +141,14 @@ $(DF_MESH_TB): $(DF_MESH_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dat
 test-pe-mesh: $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf
 	$(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes --max-cycles 400000
 test-pe-dataflow: test-pe-mesh
+
+# bench-pe's mesh model (see Benchmark above); after DF_MESH_SRCS.
+DF_BENCH_MESH_SRCS = $(BUILD)/boards/$(DF_BENCH_BOARD)/wse_cfg_pkg.sv \
+	$(filter-out $(CORE_CFG)/wse_cfg_pkg.sv,$(DF_MESH_SRCS))
+$(DF_BENCH_MESH_TB): $(DF_BENCH_MESH_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_mesh_df.cpp tests/core/elf32.h | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build $(CORE_VFLAGS_BENCH) \
+	  -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(BUILD)/boards/$(DF_BENCH_BOARD)" \
+	  $(CORE_VLT) $(DF_BENCH_MESH_SRCS) --top-module tb_mesh_df \
+	  $(TOP)/tests/dataflow/tb_mesh_df.cpp -Mdir $(dir $@) -o tb_mesh_df >$(dir $@)/build.log 2>&1 || \
+	  { cat $(dir $@)/build.log; exit 1; }
