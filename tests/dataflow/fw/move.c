@@ -11,7 +11,10 @@
  *             issue waits until the first move has completed;
  *   reject    a move with a fabric dst, a memory source or a zero length
  *             completes without effect and sets the error bit, which a
- *             write of MDONE clears. */
+ *             write of MDONE clears;
+ *   cache     a move overwrites activations the engine holds in its
+ *             operand cache: an operation issued after the move's
+ *             completion reads the moved values. */
 #include "wse_rt.h"
 #include "wse_df.h"
 
@@ -181,6 +184,40 @@ static int reject(void)
 	return 0;
 }
 
+static uint32_t act[8] __attribute__((aligned(16)));
+static uint32_t acc[8] __attribute__((aligned(16)));
+static uint32_t out[8] __attribute__((aligned(16)));
+
+static int cache(void)
+{
+	uint32_t m0 = wse_mdone();
+	for (uint32_t i = 0; i < 8; i++) {
+		act[i] = bits((float)i + 1.0f);
+		acc[i] = 0;
+	}
+	/* two passes over act: the second reads it from the operand cache */
+	wse_dsd_mem(0, acc, 8, 1, 2, 0, 0);
+	wse_dsd_mem(1, act, 8, 1, 2, 0, 0);
+	wse_vscalar_f(1.0f);
+	wse_vop(WSE_VOP(WSE_V_FMACS, 0, 1, 0, WSE_B_SCALAR));
+	wse_vwait();
+	wse_dsd_mem(3, act, 8, 1, 1, 0, 0);
+	wse_dsd_fabric(4, C_MOV, 1, 1);
+	wse_vmov(WSE_VMOV(3, 4));
+	for (uint32_t i = 0; i < 8; i++)
+		wse_send(C_MOV, 0x50000000u + i);
+	wse_mwait();
+	wse_dsd_mem(0, out, 8, 1, 1, 0, 0);
+	wse_vop(WSE_VOP(WSE_V_FMOVS, 0, 1, 1, WSE_B_VEC));
+	wse_vwait();
+	if (wse_mdone() != m0 + 1)
+		return 30;
+	for (uint32_t i = 0; i < 8; i++)
+		if (out[i] != 0x50000000u + i || act[i] != out[i])
+			return 31;
+	return 0;
+}
+
 int main(void)
 {
 	__asm__ volatile("csrs mstatus, %0" :: "r"(0x2000));
@@ -191,6 +228,9 @@ int main(void)
 	if (r)
 		return r;
 	r = reject();
+	if (r)
+		return r;
+	r = cache();
 	if (r)
 		return r;
 	wse_puts("move ok\n");
