@@ -16,6 +16,9 @@
 //           activate a task.
 // Element order: i1 (passes) outer, i0 inner; operand address
 // base + i1*stride1 + i0*stride0 (words), shape from the dst descriptor.
+// The descriptor registers also serve the move channel (wse_df_mov): a move
+// issue snapshots its dst and a descriptors for it, and the channel's DMEM
+// writes drop matching entries of the operand cache.
 `include "prim_assert.svh"
 
 module wse_df_vec #(
