@@ -6,7 +6,8 @@
 #   bench-pe           BENCH pe.* figures
 
 DF_RTL := rtl/pe/dataflow/wse_df_pkg.sv rtl/pe/dataflow/wse_df_fabric.sv \
-          rtl/pe/dataflow/wse_df_vec.sv rtl/pe/dataflow/wse_df.sv
+          rtl/pe/dataflow/wse_df_vec.sv rtl/pe/dataflow/wse_df_mov.sv \
+          rtl/pe/dataflow/wse_df.sv
 DF_PKG := rtl/pe/dataflow/wse_df_pkg.sv
 
 # The PE instantiates the unit: its sources join the core's lists (the
@@ -62,13 +63,26 @@ $(DF_BUILD)/elf/vec_ops-%.elf: tests/dataflow/fw/vec_ops.c $(DF_BUILD)/gen/vec-%
 $(DF_BUILD)/elf/%.elf: tests/dataflow/fw/%.c $(DF_RT_DEPS)
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(DF_RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
-.SECONDARY: $(foreach s,$(DF_VEC_SEEDS) $(DF_VEC_SEEDS_FULL),$(DF_BUILD)/gen/vec-$(s)/vec_cases.h)
+# vec_move-SEED.elf: the same program with a move of the harness feed on
+# color DF_MOVE_COLOR running beside DF_MOVE_NOPS FMACS operations
+DF_MOVE_NOPS  := 30
+DF_MOVE_COLOR := 20
+DF_MOVE_SEEDS := 1 2
+$(DF_BUILD)/gen/vecmove-%/vec_cases.h: $(DF_BUILD)/vec_gen
+	@mkdir -p $(dir $@)
+	$(DF_BUILD)/vec_gen $* $(DF_MOVE_NOPS) move $(DF_MOVE_COLOR) > $@
+$(DF_BUILD)/elf/vec_move-%.elf: tests/dataflow/fw/vec_ops.c $(DF_BUILD)/gen/vecmove-%/vec_cases.h $(DF_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(DF_RV_CFLAGS) -I$(DF_BUILD)/gen/vecmove-$* -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
+.SECONDARY: $(foreach s,$(DF_VEC_SEEDS) $(DF_VEC_SEEDS_FULL),$(DF_BUILD)/gen/vec-$(s)/vec_cases.h) \
+	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/gen/vecmove-$(s)/vec_cases.h)
 
 # ---- Tests ----------------------------------------------------------------------------
 # Each line: ELF name, then harness options.
-DF_PROGS := tasks storm
+DF_PROGS := tasks storm move
 DF_ELFS  := $(addprefix $(DF_BUILD)/elf/,$(addsuffix .elf,$(DF_PROGS))) \
-	$(foreach s,$(DF_VEC_SEEDS),$(DF_BUILD)/elf/vec_ops-$(s).elf)
+	$(foreach s,$(DF_VEC_SEEDS),$(DF_BUILD)/elf/vec_ops-$(s).elf) \
+	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/elf/vec_move-$(s).elf)
 
 .PHONY: test-pe-dataflow test-pe-dataflow-full
 test-pe-dataflow: $(DF_TB) $(DF_ELFS)
@@ -80,13 +94,21 @@ test-pe-dataflow-full: $(DF_TB) $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf
 TEST_FULL_STAGES += test-pe-dataflow-full
 
 # ---- Benchmark ---------------------------------------------------------------------
-# The feed streams the fabric scalars (a neighbour's weights) into color 2.
-DF_BENCH_FEED := $(shell echo $$(( 10 * 100 * 2 * 2 )))
+# One PE on the harness (memory operands, dispatch), and the 2x2 dataflow
+# mesh (same PE parameters as sim-4x4) for the fabric rate: (0,0) streams
+# the scalars over a route into its neighbour (1,0), which runs the FMACS
+# (fw/bench_fabric.c); its model is built at the end of this file. Mesh
+# console lines carry a "[x,y] " prefix.
+DF_BENCH_BOARD := sim-2x2
+DF_BENCH_MESH_TB := $(DF_BUILD)/mesh-$(DF_BENCH_BOARD)-bench/tb_mesh_df
 .PHONY: bench-pe
-bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf
-	@$(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf --max-cycles 20000000 --feed 2:$(DF_BENCH_FEED) \
+bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf $(DF_BENCH_MESH_TB) $(DF_BUILD)/elf/bench_fabric.elf
+	@$(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf --max-cycles 20000000 \
 	  --dispatch-color 12 > $(DF_BUILD)/bench.out 2>&1 || { cat $(DF_BUILD)/bench.out; false; }
-	@awk '$$1 == "R" { e[$$2] += $$3; c[$$2] += $$4; r = $$3 / $$4; \
+	@$(DF_BENCH_MESH_TB) $(DF_BUILD)/elf/bench_fabric.elf tests/dataflow/bench-$(DF_BENCH_BOARD).routes \
+	  --max-cycles 2000000 > $(DF_BUILD)/bench-fabric.out 2>&1 || { cat $(DF_BUILD)/bench-fabric.out; false; }
+	@awk '{ sub(/^\[[0-9]+,[0-9]+\] /, "") } \
+	  $$1 == "R" { e[$$2] += $$3; c[$$2] += $$4; r = $$3 / $$4; \
 	    if (!($$2 in m) || r < m[$$2]) m[$$2] = r; n[$$2]++ } \
 	  $$1 == "DISPATCH" { d = $$3 } \
 	  END { printf "BENCH pe.fmacs_mem_rate %.4f\n", e["mem"] / c["mem"]; \
@@ -96,7 +118,8 @@ bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf
 	        printf "BENCH pe.fmacs_mem_rate_min %.4f\n", m["mem"]; \
 	        printf "BENCH pe.fmacs_fabric_rate_min %.4f\n", m["fabric"]; \
 	        printf "BENCH pe.fmacs_vv_rate_min %.4f\n", m["vv"]; \
-	        printf "BENCH pe.fmacs_vv_streamed_rate %.4f\n", e["vvs"] / c["vvs"] }' $(DF_BUILD)/bench.out
+	        printf "BENCH pe.fmacs_vv_streamed_rate %.4f\n", e["vvs"] / c["vvs"] }' \
+	  $(DF_BUILD)/bench.out $(DF_BUILD)/bench-fabric.out
 BENCH_STAGES += bench-pe
 
 # ---- Multi-tile programs on the fabric mesh --------------------------------------
@@ -118,3 +141,14 @@ $(DF_MESH_TB): $(DF_MESH_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dat
 test-pe-mesh: $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf
 	$(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes --max-cycles 400000
 test-pe-dataflow: test-pe-mesh
+
+# bench-pe's mesh model (see Benchmark above); after DF_MESH_SRCS.
+DF_BENCH_MESH_SRCS = $(BUILD)/boards/$(DF_BENCH_BOARD)/wse_cfg_pkg.sv \
+	$(filter-out $(CORE_CFG)/wse_cfg_pkg.sv,$(DF_MESH_SRCS))
+$(DF_BENCH_MESH_TB): $(DF_BENCH_MESH_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_mesh_df.cpp tests/core/elf32.h | deps
+	@mkdir -p $(dir $@)
+	verilator --cc --exe --build $(CORE_VFLAGS_BENCH) \
+	  -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(BUILD)/boards/$(DF_BENCH_BOARD)" \
+	  $(CORE_VLT) $(DF_BENCH_MESH_SRCS) --top-module tb_mesh_df \
+	  $(TOP)/tests/dataflow/tb_mesh_df.cpp -Mdir $(dir $@) -o tb_mesh_df >$(dir $@)/build.log 2>&1 || \
+	  { cat $(dir $@)/build.log; exit 1; }

@@ -23,6 +23,9 @@
 #define WSE_DF_VFLAGS   0x072u /* rd: sticky NV DZ OF UF NX; wr: clear */
 #define WSE_DF_VWAIT    0x073u /* rd: waits until the engine is idle, returns flags */
 #define WSE_DF_VDONE    0x074u /* rd: operations completed */
+#define WSE_DF_MOV      0x075u /* wr: issue a move (waits while its queue is full); rd: status */
+#define WSE_DF_MDONE    0x076u /* rd: moves completed; wr: clear the error bit */
+#define WSE_DF_MWAIT    0x077u /* rd: waits until the move channel is idle, returns MDONE */
 #define WSE_DF_DSD      0x080u /* +8*d+f */
 
 #define WSE_DF_NEXT_VALID 0x80000000u
@@ -47,6 +50,15 @@ enum { WSE_B_VEC = 0, WSE_B_SCALAR = 1, WSE_B_PERPASS = 2 };
 	 ((uint32_t)(b) << 10) | ((uint32_t)(bmode) << 13))
 #define WSE_VOP_TASK(t) (0x8000u | ((uint32_t)(t) << 16))
 #define WSE_VOP_RM(rm)  ((uint32_t)(rm) << 22)
+/* Move word (register MOV): dst memory descriptor, a fabric descriptor;
+ * WSE_VOP_TASK(t) may be ORed in. */
+#define WSE_VMOV(dst, a) WSE_VOP(WSE_V_FMOVS, dst, a, 0, 0)
+
+/* Move status (read of MOV). */
+#define WSE_MOV_BUSY       0x80000000u
+#define WSE_MOV_ERR        0x40000000u
+#define WSE_MOV_QUEUED(s)  (((s) >> 4) & 0xfu)
+#define WSE_MOV_DEPTH      2u
 
 #define wse_df_rd(addr) ({ uint32_t v_; \
 	__asm__ volatile(".insn i 0x0b, 1, %0, %1(x0)" : "=r"(v_) : "i"(addr) : "memory"); v_; })
@@ -118,6 +130,18 @@ static inline uint32_t wse_vflags(void) { return wse_df_rd(WSE_DF_VFLAGS); }
 static inline void wse_vflags_clear(void) { wse_df_wr(WSE_DF_VFLAGS, 0); }
 static inline uint32_t wse_vdone(void) { return wse_df_rd(WSE_DF_VDONE); }
 
+/* Move channel: FMOVS fabric -> memory beside the vector engine. Issue
+ * snapshots descriptors dst (memory) and a (fabric), like wse_vop; the
+ * issue waits while WSE_MOV_DEPTH moves are queued; wrong descriptor types
+ * or a zero length reject it (no effect, WSE_MOV_ERR set). A move's data
+ * may be used (by the engine or the core) only once it has completed:
+ * wse_mwait(), wse_mdone() or its completion task. */
+static inline void wse_vmov(uint32_t movword) { wse_df_wr(WSE_DF_MOV, movword); }
+static inline uint32_t wse_mstatus(void) { return wse_df_rd(WSE_DF_MOV); }
+static inline uint32_t wse_mdone(void) { return wse_df_rd(WSE_DF_MDONE); }
+static inline uint32_t wse_mwait(void) { return wse_df_rd(WSE_DF_MWAIT); }
+static inline void wse_merr_clear(void) { wse_df_wr(WSE_DF_MDONE, 0); }
+
 /* ---- Runtime (wse_df_rt.c) ---- */
 typedef void (*wse_task_fn)(uint32_t arg);
 /* Register fn as task t (0..63). Data tasks get the wavelet's payload,
@@ -129,6 +153,10 @@ void wse_task_bind_color(uint32_t color, uint32_t task, wse_task_fn fn);
  * until no task is ready. Returns the number of tasks run. */
 uint32_t wse_task_loop(int idle_exit);
 void wse_task_stop(void);
+/* Wait until at least `count` moves have completed since reset (MDONE,
+ * compared modulo 2^32): waits for one queued move while later ones may
+ * still run. Returns MDONE. */
+uint32_t wse_move_wait(uint32_t count);
 /* Cycle counter. */
 static inline uint32_t wse_cycles(void) { uint32_t v; __asm__ volatile("csrr %0, mcycle" : "=r"(v)); return v; }
 

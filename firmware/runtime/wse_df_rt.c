@@ -1,6 +1,7 @@
 /* Task loop of the dataflow runtime: asks the task unit for the next ready
  * task (round-robin in hardware), receives a data task's wavelet and calls
- * the task with its payload. See docs/pe-programming.md. */
+ * the task with its payload; waiting for a given move's completion. See
+ * docs/pe-programming.md. */
 #include "wse_df.h"
 
 static wse_task_fn wse_tasks[64];
@@ -42,4 +43,12 @@ uint32_t wse_task_loop(int idle_exit)
 		n++;
 	}
 	return n;
+}
+
+uint32_t wse_move_wait(uint32_t count)
+{
+	uint32_t d;
+	while ((int32_t)((d = wse_mdone()) - count) < 0)
+		;
+	return d;
 }

@@ -31,6 +31,18 @@ void wse_puthex(uint32_t v)
 		wse_putc("0123456789abcdef"[(v >> i) & 0xf]);
 }
 
+void wse_putu(uint32_t v)
+{
+	char b[12];
+	int n = 0;
+	do {
+		b[n++] = (char)('0' + v % 10u);
+		v /= 10u;
+	} while (v);
+	while (n)
+		wse_putc(b[--n]);
+}
+
 void wse_exit(int code)
 {
 	if (code == 0 && begin_signature && end_signature) {

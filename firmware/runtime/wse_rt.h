@@ -22,6 +22,7 @@ void wse_exit(int code) __attribute__((noreturn));
 void wse_putc(char c);
 void wse_puts(const char *s);
 void wse_puthex(uint32_t v);
+void wse_putu(uint32_t v);   /* decimal */
 /* The tile's own putchar word: printed by the tile, plain memory on QEMU. */
 static inline void wse_tile_putc(char c) { *(volatile uint32_t *)WSE_PUTCHAR_ADDR = (uint8_t)c; }
 /* Declares the signature region of a test program: N words that the

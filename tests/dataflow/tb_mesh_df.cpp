@@ -21,6 +21,11 @@ static uint64_t cycles;
 static const unsigned T = WSE_CFG_NUM_COLS * WSE_CFG_NUM_ROWS;
 static std::vector<std::string> console(T);
 
+// Word i of a wide output; an output of up to 32 bits (4 tiles' putc
+// characters) is a plain integer.
+static uint32_t word(uint32_t v, unsigned) { return v; }
+template <std::size_t N> static uint32_t word(const VlWide<N> &v, unsigned i) { return v[i]; }
+
 static void tick()
 {
 	top->clk_i = 1;
@@ -155,7 +160,7 @@ int main(int argc, char **argv)
 		top->eval();
 		for (unsigned t = 0; t < T; t++) {
 			if ((top->putc_valid_o >> t) & 1)
-				console[t] += (char)((top->putc_char_o[t / 4] >> (8 * (t % 4))) & 0xff);
+				console[t] += (char)((word(top->putc_char_o, t / 4) >> (8 * (t % 4))) & 0xff);
 			if (((top->exit_valid_o >> t) & 1) && exitv[t] < 0) {
 				exitv[t] = (int)top->exit_value_o[t];
 				ndone++;

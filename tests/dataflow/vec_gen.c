@@ -5,7 +5,13 @@
  * rounding mode, shapes, strides, bank alignments, scalar sources, fabric
  * operands and results looped back by the harness), and the region and the
  * sticky flags the C model of the engine computes.
- *   vec_gen SEED NOPS > vec_cases.h */
+ *   vec_gen SEED NOPS > vec_cases.h
+ * With "move COLOR", a move (move channel, FMOVS fabric -> memory) of the
+ * harness feed on COLOR into the top quarter of the region comes first and
+ * the operations are FMACS that keep off its destination (the ordering
+ * contract): the firmware issues the move, runs the operations while the
+ * feed trickles in, and checks the move's end only after them.
+ *   vec_gen SEED NOPS move COLOR > vec_cases.h */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +19,18 @@
 #include "vec_model.h"
 
 #define WORDS 256u
+#define MOVE_BASE 192u
+#define MOVE_LEN0 16u
+#define MOVE_LEN1 4u
+
+/* Wavelet k of the harness feed (tests/dataflow/tb_df.cpp, feed_value). */
+static uint32_t feed_value(uint32_t k)
+{
+	float f = (float)((int)((k * 7u + 3u) % 23u) - 11) * 0.125f;
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
 
 static uint64_t st;
 static uint32_t rnd(uint32_t n) { return (uint32_t)(fpu_rand64(&st) % n); }
@@ -42,10 +60,20 @@ static void pick_mem(struct vm_dsd *d, uint32_t len0, uint32_t len1)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: vec_gen SEED NOPS\n");
+	int move = argc == 5 && strcmp(argv[3], "move") == 0;
+	if (argc != 3 && !move) {
+		fprintf(stderr, "usage: vec_gen SEED NOPS [move COLOR]\n");
 		return 2;
 	}
+	struct vm_op mv;
+	memset(&mv, 0, sizeof mv);
+	mv.d.base = MOVE_BASE;
+	mv.d.len0 = MOVE_LEN0;
+	mv.d.st0 = 1;
+	mv.d.len1 = MOVE_LEN1;
+	mv.d.st1 = MOVE_LEN0;
+	mv.a.fab = 1;
+	mv.a.base = move ? (uint32_t)atoi(argv[4]) & 31u : 0;
 	st = strtoull(argv[1], NULL, 0) * 0x9e3779b97f4a7c15ull + 1;
 	int nops = atoi(argv[2]);
 	static uint32_t mem[WORDS], init[WORDS];
@@ -72,8 +100,9 @@ int main(int argc, char **argv)
 	printf("static const struct vg_op { uint32_t opword, scalar; int32_t dsd[3][6]; } vg_ops[] = {\n");
 	for (int n = 0; n < nops; n++) {
 		struct vm_op op;
+	again:
 		memset(&op, 0, sizeof op);
-		op.op = (int)rnd(6);
+		op.op = move ? VM_FMACS : (int)rnd(6);
 		op.rm = (int)rnd(5);
 		op.bmode = (int)rnd(3);
 		op.scalar = init[rnd(WORDS)];
@@ -104,6 +133,8 @@ int main(int argc, char **argv)
 			op.b.fab = 1;
 			op.b.base = c;
 		}
+		if (move && vm_move_conflicts(&mv, &op, WORDS))
+			goto again;
 		if (vm_run(mem, WORDS, &fab, &op, &flags)) {
 			fprintf(stderr, "vec_gen: model popped an empty queue\n");
 			return 1;
@@ -120,6 +151,19 @@ int main(int argc, char **argv)
 		printf(" } },\n");
 	}
 	printf("};\n#define VG_NOPS %d\n", nops);
+	if (move) {
+		unsigned c = mv.a.base;
+		for (uint32_t k = 0; k < MOVE_LEN0 * MOVE_LEN1; k++)
+			fab.q[c][fab.tail[c]++ % 1024u] = feed_value(k);
+		if (vm_move(mem, WORDS, &fab, &mv)) {
+			fprintf(stderr, "vec_gen: the move fails in the model\n");
+			return 1;
+		}
+		printf("/* move: dst base (word), len0, stride0, len1, stride1; color */\n");
+		printf("#define VG_MOVE_COLOR %uu\n", c);
+		printf("static const int32_t vg_move_dsd[5] = { %u, %u, %d, %u, %d };\n", mv.d.base,
+		       mv.d.len0, mv.d.st0, mv.d.len1, mv.d.st1);
+	}
 	printf("static const uint32_t vg_expect[%u] = {", WORDS);
 	for (uint32_t i = 0; i < WORDS; i++)
 		printf("%s0x%08xu,", i % 8 ? " " : "\n\t", mem[i]);

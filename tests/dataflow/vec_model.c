@@ -70,3 +70,48 @@ int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
 	}
 	return 0;
 }
+
+int vm_move(uint32_t *mem, uint32_t words, struct vm_fabric *fab, const struct vm_op *mv)
+{
+	if (mv->d.fab || !mv->a.fab || mv->d.len0 == 0 || mv->d.len1 == 0)
+		return -2;
+	struct vm_op op = *mv;
+	uint32_t flags = 0;
+	op.op = VM_FMOVS;
+	return vm_run(mem, words, fab, &op, &flags);
+}
+
+/* Does memory descriptor o (shape len0 x len1) touch a word of w? */
+static int touches(const struct vm_dsd *o, uint32_t len0, uint32_t len1,
+		   const uint8_t *w, uint32_t words)
+{
+	if (o->fab)
+		return 0;
+	for (uint32_t i1 = 0; i1 < len1; i1++)
+		for (uint32_t i0 = 0; i0 < len0; i0++)
+			if (w[addr(o, i0, i1, words)])
+				return 1;
+	return 0;
+}
+
+int vm_move_conflicts(const struct vm_op *mv, const struct vm_op *op, uint32_t words)
+{
+	static uint8_t w[65536];
+	if (words > sizeof w)
+		return 1;
+	for (uint32_t i = 0; i < words; i++)
+		w[i] = 0;
+	for (uint32_t i1 = 0; i1 < mv->d.len1; i1++)
+		for (uint32_t i0 = 0; i0 < mv->d.len0; i0++)
+			w[addr(&mv->d, i0, i1, words)] = 1;
+	int useb = op->op == VM_FADDS || op->op == VM_FMULS || op->op == VM_FMACS ||
+		   op->op == VM_FMAXS;
+	uint32_t l0 = op->d.len0, l1 = op->d.len1;
+	if (touches(&op->d, l0, l1, w, words) || touches(&op->a, l0, l1, w, words))
+		return 1;
+	if (useb && op->bmode == VM_B_VEC && touches(&op->b, l0, l1, w, words))
+		return 1;
+	if (useb && op->bmode == VM_B_PERPASS && touches(&op->b, 1, l1, w, words))
+		return 1;
+	return 0;
+}

@@ -1,5 +1,6 @@
-/* C model of the PE's vector (DSD) engine: the element order, operand
- * addressing and operations of rtl/pe/dataflow/wse_df_vec.sv, computed with
+/* C model of the PE's vector (DSD) engine and its move channel: the element
+ * order, operand addressing and operations of rtl/pe/dataflow/wse_df_vec.sv
+ * and wse_df_mov.sv, computed with
  * the FPU's C model (tests/fpu/fpu_model.c), so that results and flags are
  * bit-exact. FMACS is fused: one fmadd.s (a * B + dst), one rounding. */
 #ifndef WSEMU_VEC_MODEL_H
@@ -33,5 +34,18 @@ struct vm_fabric {
  * fabric queue. ORs the flags of every element into *flags. */
 int vm_run(uint32_t *mem, uint32_t mem_words, struct vm_fabric *fab,
 	   const struct vm_op *op, uint32_t *flags);
+
+/* The move channel (rtl/pe/dataflow/wse_df_mov.sv): FMOVS fabric -> memory,
+ * mv->d a memory descriptor, mv->a a fabric one (op, bmode, b unused).
+ * Returns 0; -2 when the hardware rejects the move (dst on the fabric, a in
+ * memory, a zero length): nothing is popped or written; -1 if it pops an
+ * empty queue. Flags are not touched (a copy raises none). */
+int vm_move(uint32_t *mem, uint32_t mem_words, struct vm_fabric *fab,
+	    const struct vm_op *mv);
+
+/* The ordering contract between the channels: nonzero when op reads or
+ * writes a word that the move mv writes, i.e. when op may not run before mv
+ * has completed. */
+int vm_move_conflicts(const struct vm_op *mv, const struct vm_op *op, uint32_t mem_words);
 
 #endif

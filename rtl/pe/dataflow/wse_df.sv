@@ -1,10 +1,13 @@
-// Dataflow unit of a PE: the fabric interface with its task unit and the
-// vector engine, reached from the core through the custom-0 coprocessor
+// Dataflow unit of a PE: the fabric interface with its task unit, the
+// vector engine and the move channel (fabric -> memory beside the engine),
+// reached from the core through the custom-0 coprocessor
 // instructions df.rd (I-type, funct3 0) and df.wr (S-type, funct3 1), which
 // read or write the register window at rs1 + imm (wse_df_pkg,
 // docs/pe-programming.md). An access completes when its effect is possible:
 // a receive waits for a wavelet, a send for a credit, an issue for room in
-// the operation queue, a wait for the engine to be idle.
+// the operation (or move) queue, a wait for the engine (or move channel) to
+// be idle. The engine and the move channel share the DMEM write port: when
+// both write in one cycle, the one that lost the last such conflict wins.
 `include "prim_assert.svh"
 
 module wse_df #(
@@ -62,6 +65,11 @@ module wse_df #(
   logic [5:0]  eng_task;
   logic [31:0] dsd_rdata, vstatus, vdone;
   logic [4:0]  vflags;
+  logic        mpop_req, mpop_ok, mov_act, mov_req, mov_ok, mov_room, mov_push, mov_rej;
+  logic        mbusy;
+  logic [4:0]  mpop_color, mov_color;
+  logic [31:0] mpop_data, mstatus, mdone;
+  logic [5:0]  mov_task;
 
   logic sel_q, sel_send, sel_ctl, sel_bind, sel_dsd;
   assign sel_q    = a[11:5] == 7'h00;   // 0x000-0x01f
@@ -95,6 +103,10 @@ module wse_df #(
     .esend_req_i       (esend_req),
     .esend_wavelet_i   (esend_wavelet),
     .esend_ok_o        (esend_ok),
+    .mpop_req_i        (mpop_req),
+    .mpop_color_i      (mpop_color),
+    .mpop_ok_o         (mpop_ok),
+    .mpop_data_o       (mpop_data),
     .bind_we_i         (wr && sel_bind),
     .bind_color_i      (a[4:0]),
     .bind_wdata_i      (cop_rs2_i),
@@ -106,13 +118,19 @@ module wse_df #(
     .task_id_i         (cop_rs2_i[5:0]),
     .eng_act_i         (eng_act),
     .eng_task_i        (eng_task),
+    .mov_act_i         (mov_act),
+    .mov_task_i        (mov_task),
     .next_take_i       (rd && a == wse_df_pkg::RegNext),
     .next_o            (next),
     .active_o          (active),
     .blocked_o         (blocked)
   );
 
-  logic [AW-1:0] rd0_addr, rd1_addr, wr_addr;
+  logic [AW-1:0] rd0_addr, rd1_addr, vwr_addr, mwr_addr, mov_base;
+  logic [31:0]   vwr_data, mwr_data;
+  logic          vwr_req, vwr_gnt, mwr_req, mwr_gnt;
+  logic [15:0]   mov_len0, mov_st0, mov_len1, mov_st1;
+  assign mov_req = wr && a == wse_df_pkg::RegMov;
   wse_df_vec #(
     .DmemBytes (DmemBytes),
     .DmemBanks (DmemBanks)
@@ -134,6 +152,19 @@ module wse_df #(
     .busy_o         (busy),
     .status_o       (vstatus),
     .done_cnt_o     (vdone),
+    .mov_req_i      (mov_req),
+    .mov_ok_o       (mov_ok),
+    .mov_room_i     (mov_room),
+    .mov_push_o     (mov_push),
+    .mov_rej_o      (mov_rej),
+    .mov_base_o     (mov_base),
+    .mov_len0_o     (mov_len0),
+    .mov_st0_o      (mov_st0),
+    .mov_len1_o     (mov_len1),
+    .mov_st1_o      (mov_st1),
+    .mov_color_o    (mov_color),
+    .mov_wr_i       (mwr_req && mwr_gnt),
+    .mov_wr_addr_i  (mwr_addr),
     .rd0_req_o      (dm_req_o[0]),
     .rd0_addr_o     (rd0_addr),
     .rd0_gnt_i      (dm_gnt_i[0]),
@@ -142,10 +173,10 @@ module wse_df #(
     .rd1_addr_o     (rd1_addr),
     .rd1_gnt_i      (dm_gnt_i[1]),
     .rd1_data_i     (dm_rdata_i[63:32]),
-    .wr_req_o       (dm_req_o[2]),
-    .wr_addr_o      (wr_addr),
-    .wr_data_o      (dm_wdata_o),
-    .wr_gnt_i       (dm_gnt_i[2]),
+    .wr_req_o       (vwr_req),
+    .wr_addr_o      (vwr_addr),
+    .wr_data_o      (vwr_data),
+    .wr_gnt_i       (vwr_gnt),
     .ext_we_i       (dm_ext_we_i),
     .pop_req_o      (epop_req),
     .pop_color_o    (epop_color),
@@ -157,8 +188,55 @@ module wse_df #(
     .act_o          (eng_act),
     .act_task_o     (eng_task)
   );
-  assign dm_addr_o  = {wr_addr, rd1_addr, rd0_addr};
-  assign vec_busy_o = busy;
+
+  wse_df_mov #(
+    .DmemBytes (DmemBytes)
+  ) u_mov (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .push_i       (mov_push),
+    .rej_i        (mov_rej),
+    .push_base_i  (mov_base),
+    .push_len0_i  (mov_len0),
+    .push_st0_i   (mov_st0),
+    .push_len1_i  (mov_len1),
+    .push_st1_i   (mov_st1),
+    .push_color_i (mov_color),
+    .push_ten_i   (cop_rs2_i[15]),
+    .push_tid_i   (cop_rs2_i[21:16]),
+    .room_o       (mov_room),
+    .err_clr_i    (wr && a == wse_df_pkg::RegMdone),
+    .busy_o       (mbusy),
+    .status_o     (mstatus),
+    .done_cnt_o   (mdone),
+    .pop_req_o    (mpop_req),
+    .pop_color_o  (mpop_color),
+    .pop_ok_i     (mpop_ok),
+    .pop_data_i   (mpop_data),
+    .wr_req_o     (mwr_req),
+    .wr_addr_o    (mwr_addr),
+    .wr_data_o    (mwr_data),
+    .wr_gnt_i     (mwr_gnt),
+    .act_o        (mov_act),
+    .act_task_o   (mov_task)
+  );
+
+  // DMEM write port: engine or move channel; on a conflict the loser of the
+  // previous conflict goes first, so neither starves.
+  logic wsel_mov, wprio_q, wprio_d;
+  assign wsel_mov   = mwr_req && (!vwr_req || wprio_q);
+  assign vwr_gnt    = dm_gnt_i[2] && !wsel_mov;
+  assign mwr_gnt    = dm_gnt_i[2] && wsel_mov;
+  assign dm_req_o[2] = vwr_req || mwr_req;
+  assign dm_wdata_o = wsel_mov ? mwr_data : vwr_data;
+  assign wprio_d    = (vwr_req && mwr_req && dm_gnt_i[2]) ? !wsel_mov : wprio_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wprio_q <= 1'b0;
+    else         wprio_q <= wprio_d;
+  end
+
+  assign dm_addr_o  = {wsel_mov ? mwr_addr : vwr_addr, rd1_addr, rd0_addr};
+  assign vec_busy_o = busy || mbusy;
 
   // ---- Completion and read data --------------------------------------------------------
   always_comb begin
@@ -191,6 +269,12 @@ module wse_df #(
             cop_rf_wdata_o = {27'd0, vflags};
           end
           wse_df_pkg::RegVdone:   cop_rf_wdata_o = vdone;
+          wse_df_pkg::RegMov:     cop_rf_wdata_o = mstatus;
+          wse_df_pkg::RegMdone:   cop_rf_wdata_o = mdone;
+          wse_df_pkg::RegMwait: begin
+            cop_done_o     = !mbusy;
+            cop_rf_wdata_o = mdone;
+          end
           default:                cop_rf_wdata_o = '0;
         endcase
       end
@@ -198,6 +282,7 @@ module wse_df #(
       cop_done_o = 1'b1;
       if (sel_q || sel_ctl) cop_done_o = csend_ok;
       else if (a == wse_df_pkg::RegVop) cop_done_o = vop_ok;
+      else if (mov_req) cop_done_o = mov_ok;
     end
   end
 
@@ -205,4 +290,6 @@ module wse_df #(
   assign unused = ^{cop_instr_i[19:15], cop_rs1_i[31:12]};
 
   `ASSERT(NoDoneWithoutReq, !cop_done_o || cop_req_i)
+  `ASSERT(OneWriteGrant, !(vwr_gnt && mwr_gnt))
+  `COVER(WritePortConflict, vwr_req && mwr_req)
 endmodule

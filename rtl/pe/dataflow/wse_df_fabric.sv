@@ -3,8 +3,11 @@
 // Router -> PE: one queue of RampColorDepth wavelets per color; a credit
 // goes back to the router per color for every wavelet taken out, so a color
 // nobody reads never blocks another at the RAMP. Wavelets leave a queue by
-// a core receive, a vector-engine operand pop, or, for a control wavelet at
-// the head, by the task unit (which activates the task named by its payload).
+// a core receive, a vector-engine operand pop, a move-channel pop, or, for a
+// control wavelet at the head, by the task unit (which activates the task
+// named by its payload). Different colors pop in the same cycle; the engine
+// and the move channel popping one color take turns (round robin), and the
+// core pops only a color neither of them pops in that cycle.
 //
 // PE -> router: one output register, per-VC credit counters (VcDepth each),
 // the vector engine before the core.
@@ -51,6 +54,11 @@ module wse_df_fabric #(
   input  logic              esend_req_i,
   input  logic [37:0]       esend_wavelet_i,
   output logic              esend_ok_o,
+  // Move channel: pop
+  input  logic              mpop_req_i,
+  input  logic [4:0]        mpop_color_i,
+  output logic              mpop_ok_o,
+  output logic [31:0]       mpop_data_o,
   // Task control from the core (one per cycle)
   input  logic              bind_we_i,
   input  logic [4:0]        bind_color_i,
@@ -63,6 +71,8 @@ module wse_df_fabric #(
   input  logic [5:0]        task_id_i,
   input  logic              eng_act_i,        // vector completion activates eng_task_i
   input  logic [5:0]        eng_task_i,
+  input  logic              mov_act_i,        // move completion activates mov_task_i
+  input  logic [5:0]        mov_task_i,
   input  logic              next_take_i,      // the core reads "next" this cycle
   output logic [31:0]       next_o,           // {valid[31], data task[13], color[12:8], task[5:0]}
   output logic [63:0]       active_o,
@@ -108,17 +118,28 @@ module wse_df_fabric #(
     end
   end
 
-  // Engine pops first; the core may not pop the color the engine pops.
-  assign epop_ok_o   = epop_req_i && nonempty[epop_color_i] && !head_ctrl[epop_color_i];
+  // Engine and move channel pop first (on one color they alternate: the one
+  // that lost the last conflict wins the next); the core may not pop a color
+  // either of them pops.
+  logic e_can, m_can, em_conflict, mprio_q, mprio_d;
+  assign e_can       = epop_req_i && nonempty[epop_color_i] && !head_ctrl[epop_color_i];
+  assign m_can       = mpop_req_i && nonempty[mpop_color_i] && !head_ctrl[mpop_color_i];
+  assign em_conflict = e_can && m_can && (epop_color_i == mpop_color_i);
+  assign epop_ok_o   = e_can && !(em_conflict && mprio_q);
+  assign mpop_ok_o   = m_can && !(em_conflict && !mprio_q);
   assign epop_data_o = head_data[epop_color_i];
+  assign mpop_data_o = head_data[mpop_color_i];
+  assign mprio_d     = em_conflict ? !mprio_q : mprio_q;
   assign cpop_ok_o   = cpop_req_i && nonempty[cpop_color_i] && !head_ctrl[cpop_color_i] &&
-                       !(epop_ok_o && epop_color_i == cpop_color_i);
+                       !(epop_ok_o && epop_color_i == cpop_color_i) &&
+                       !(mpop_ok_o && mpop_color_i == cpop_color_i);
   assign cpop_data_o = head_data[cpop_color_i];
   assign stat_o      = {head_ctrl[stat_color_i] && nonempty[stat_color_i], 31'(qcnt_q[stat_color_i])};
 
   always_comb begin
     pop = '0;
     if (epop_ok_o) pop[epop_color_i] = 1'b1;
+    if (mpop_ok_o) pop[mpop_color_i] = 1'b1;
     if (cpop_ok_o) pop[cpop_color_i] = 1'b1;
     if (ctrl_pop)  pop[ctrl_color]   = 1'b1;
   end
@@ -131,7 +152,9 @@ module wse_df_fabric #(
         qcnt_q[c] <= '0;
       end
       for (int i = 0; i < 32 * D; i++) qmem_q[i] <= '0;
+      mprio_q <= 1'b0;
     end else begin
+      mprio_q <= mprio_d;
       for (int c = 0; c < 32; c++) begin
         if (push[c]) begin
           qmem_q[c*D + 32'(qwr_q[c])] <= {ramp_in_data_i[37], ramp_in_data_i[31:0]};
@@ -237,6 +260,7 @@ module wse_df_fabric #(
     end
     if (ctrl_pop) act_d[head_data[ctrl_color][5:0]] = 1'b1;
     if (eng_act_i) act_d[eng_task_i] = 1'b1;
+    if (mov_act_i) act_d[mov_task_i] = 1'b1;
     if (act_i)     act_d[task_id_i] = 1'b1;
     if (deact_i)   act_d[task_id_i] = 1'b0;
     if (block_i)   blk_d[task_id_i] = 1'b1;
@@ -275,6 +299,8 @@ module wse_df_fabric #(
   end
   `ASSERT(CreditNotAboveDepth, cred_ok)
   `ASSERT(OneSendPerCycle, !(esend_ok_o && csend_ok_o))
+  `ASSERT(OnePopPerColor, !(epop_ok_o && mpop_ok_o && epop_color_i == mpop_color_i))
+  `COVER(EngineMovePopConflict, em_conflict)
   logic q3_full;
   assign q3_full = qcnt_q[3] == CW'(D);
   `COVER(StormQueueFull, q3_full)

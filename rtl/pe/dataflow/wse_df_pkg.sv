@@ -21,6 +21,9 @@ package wse_df_pkg;
   localparam logic [11:0] RegVflags   = 12'h072;  // rd: sticky flags; wr: clear
   localparam logic [11:0] RegVwait    = 12'h073;  // rd: blocks until the engine is idle, returns flags
   localparam logic [11:0] RegVdone    = 12'h074;  // rd: operations completed (32-bit counter)
+  localparam logic [11:0] RegMov      = 12'h075;  // wr: issue a move (blocks while its queue is full); rd: status
+  localparam logic [11:0] RegMdone    = 12'h076;  // rd: moves completed (32-bit counter); wr: clear the error bit
+  localparam logic [11:0] RegMwait    = 12'h077;  // rd: blocks until the move channel is idle, returns MDONE
   localparam logic [11:0] RegDsd      = 12'h080;  // +8*d+f: descriptor d field f
 
   // Descriptor fields.

@@ -16,6 +16,9 @@
 //           activate a task.
 // Element order: i1 (passes) outer, i0 inner; operand address
 // base + i1*stride1 + i0*stride0 (words), shape from the dst descriptor.
+// The descriptor registers also serve the move channel (wse_df_mov): a move
+// issue snapshots its dst and a descriptors for it, and the channel's DMEM
+// writes drop matching entries of the operand cache.
 `include "prim_assert.svh"
 
 module wse_df_vec #(
@@ -44,6 +47,21 @@ module wse_df_vec #(
   output logic          busy_o,
   output logic [31:0]   status_o,
   output logic [31:0]   done_cnt_o,
+  // Move channel (wse_df_mov): issue of a move with the operation word on
+  // vop_i (dst and a descriptors), snapshot of those descriptors
+  input  logic          mov_req_i,
+  output logic          mov_ok_o,
+  input  logic          mov_room_i,
+  output logic          mov_push_o,
+  output logic          mov_rej_o,
+  output logic [AW-1:0] mov_base_o,
+  output logic [15:0]   mov_len0_o,
+  output logic [15:0]   mov_st0_o,
+  output logic [15:0]   mov_len1_o,
+  output logic [15:0]   mov_st1_o,
+  output logic [4:0]    mov_color_o,
+  input  logic          mov_wr_i,      // a move writes DMEM (operand cache snoop)
+  input  logic [AW-1:0] mov_wr_addr_i,
   // DMEM
   output logic          rd0_req_o,
   output logic [AW-1:0] rd0_addr_o,
@@ -130,6 +148,21 @@ module wse_df_vec #(
                     (iss_bm != wse_df_pkg::BScalar);
   assign vop_ok_o = vop_req_i && (32'(q_cnt_q) < QDepth);
   assign iss      = vop_ok_o;
+
+  // A move: dst must be a memory descriptor, a a fabric one, both lengths
+  // non-zero; otherwise the issue completes without effect (rejected).
+  logic mov_bad;
+  assign mov_bad     = dfab_q[iss_d] || !dfab_q[iss_a] ||
+                       dlen0_q[iss_d] == '0 || dlen1_q[iss_d] == '0;
+  assign mov_ok_o    = mov_req_i && (mov_bad || mov_room_i);
+  assign mov_push_o  = mov_req_i && !mov_bad && mov_room_i;
+  assign mov_rej_o   = mov_req_i && mov_bad;
+  assign mov_base_o  = dbase_q[iss_d][AW+1:2];
+  assign mov_len0_o  = dlen0_q[iss_d];
+  assign mov_st0_o   = dst0_q[iss_d];
+  assign mov_len1_o  = dlen1_q[iss_d];
+  assign mov_st1_o   = dst1_q[iss_d];
+  assign mov_color_o = dbase_q[iss_a][4:0];
 
   // Word index in DMEM of a byte address, or the color of a fabric descriptor.
   function automatic logic [AW-1:0] word_of(input logic [AW+1:0] b, input logic fab);
@@ -529,10 +562,11 @@ module wse_df_vec #(
         q_fab[3*q_tail_q + 1] <= dfab_q[iss_a];
         q_fab[3*q_tail_q + 2] <= dfab_q[iss_b];
         q_tail_q <= qinc(q_tail_q);
-        for (int i = 0; i < 8; i++) begin
-          if (3'(i) == iss_d || 3'(i) == iss_a || (iss_useb && 3'(i) == iss_b))
-            dbase_q[i] <= dbase_q[i] + {{14{dadv_q[i][15]}}, dadv_q[i], 2'b00};
-        end
+      end
+      for (int i = 0; i < 8; i++) begin
+        if ((iss && (3'(i) == iss_d || 3'(i) == iss_a || (iss_useb && 3'(i) == iss_b))) ||
+            (mov_push_o && (3'(i) == iss_d || 3'(i) == iss_a)))
+          dbase_q[i] <= dbase_q[i] + {{14{dadv_q[i][15]}}, dadv_q[i], 2'b00};
       end
       q_cnt_q <= q_cnt_q + (QW+1)'(iss) - (QW+1)'(g_done && elast);
 
@@ -569,8 +603,10 @@ module wse_df_vec #(
       for (int j = 0; j < 8; j++) hold_q[j] <= hold_d[j];
 
       // operand cache
-      fill0_q      <= p0_v && rd0_gnt_i && (p0_it[1:0] == 2'(ItA));
-      fill1_q      <= p1_v && rd1_gnt_i && (p1_it[1:0] == 2'(ItA));
+      fill0_q      <= p0_v && rd0_gnt_i && (p0_it[1:0] == 2'(ItA)) &&
+                      !(mov_wr_i && mov_wr_addr_i == rd0_addr_o);
+      fill1_q      <= p1_v && rd1_gnt_i && (p1_it[1:0] == 2'(ItA)) &&
+                      !(mov_wr_i && mov_wr_addr_i == rd1_addr_o);
       fill0_addr_q <= rd0_addr_o;
       fill1_addr_q <= rd1_addr_o;
       ext_we_q     <= ext_we_i;
@@ -579,14 +615,15 @@ module wse_df_vec #(
       end else begin
         for (int j = 0; j < OcN; j++) begin
           if (wr_req_o && wr_gnt_i && oc_v[j] && oc_addr[j] == wr_addr_o) oc_data[j] <= wr_data_o;
+          if (mov_wr_i && oc_addr[j] == mov_wr_addr_i) oc_v[j] <= 1'b0;
         end
         if (!ext_we_q) begin
-          if (fill0_q) begin
+          if (fill0_q && !(mov_wr_i && mov_wr_addr_i == fill0_addr_q)) begin
             oc_v[oc_ptr_q]    <= 1'b1;
             oc_addr[oc_ptr_q] <= fill0_addr_q;
             oc_data[oc_ptr_q] <= rd0_data_i;
           end
-          if (fill1_q) begin
+          if (fill1_q && !(mov_wr_i && mov_wr_addr_i == fill1_addr_q)) begin
             oc_v[oc_ptr_q + OcW'(fill0_q)]    <= 1'b1;
             oc_addr[oc_ptr_q + OcW'(fill0_q)] <= fill1_addr_q;
             oc_data[oc_ptr_q + OcW'(fill0_q)] <= rd1_data_i;

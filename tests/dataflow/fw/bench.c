@@ -4,17 +4,16 @@
  * prints the task dispatch latency. Runs every bank alignment of the
  * operands. Patterns (the training layer's, 8 tokens per PE):
  *   mem     dst_k[0..7] += x[0..7] * w[k]   1000 operations; w[k] from memory
- *   fabric  the same, w[k] streamed in from the fabric (color 2), one
- *           vector pass per wavelet, dst advancing by itself (2-D dst)
  *   vv      dst_k[0..7] += x[0..7] * g_k[0..7]  1000 operations
- *   vvs     dst_k += a_k * g_k, all three streaming (no operand reuse) */
+ *   vvs     dst_k += a_k * g_k, all three streaming (no operand reuse)
+ * The same with w[k] streamed from a neighbouring tile (the fabric rate) is
+ * fw/bench_fabric.c, on the 2x2 mesh. */
 #include "wse_rt.h"
 #include "wse_df.h"
 
 #define NB WSE_CFG_DMEM_BANKS
 #define ROUND 100
 #define ROUNDS 10
-#define C_FEED 2
 #define C_DISP 12
 
 static float ybuf[ROUND * 8 + 16] __attribute__((aligned(64)));
@@ -22,26 +21,14 @@ static float gbuf[ROUND * 8 + 16] __attribute__((aligned(64)));
 static float xbuf[16 + 16] __attribute__((aligned(64)));
 static float wbuf[ROUNDS * ROUND + 16] __attribute__((aligned(64)));
 
-static void putu(uint32_t v)
-{
-	char b[12];
-	int n = 0;
-	do {
-		b[n++] = (char)('0' + v % 10u);
-		v /= 10u;
-	} while (v);
-	while (n)
-		wse_putc(b[--n]);
-}
-
 static void report(const char *name, uint32_t elems, uint32_t cyc)
 {
 	wse_puts("R ");
 	wse_puts(name);
 	wse_putc(' ');
-	putu(elems);
+	wse_putu(elems);
 	wse_putc(' ');
-	putu(cyc);
+	wse_putu(cyc);
 	wse_putc('\n');
 }
 
@@ -59,19 +46,6 @@ static void bench_mem(uint32_t ao, uint32_t yo, uint32_t so)
 	}
 	wse_vwait();
 	report("mem", ROUNDS * ROUND * 8, wse_cycles() - t0);
-}
-
-static void bench_fabric(uint32_t ao, uint32_t yo)
-{
-	uint32_t t0 = wse_cycles();
-	wse_dsd_mem(0, &ybuf[yo], 8, 1, ROUND, 8, 0);
-	wse_dsd_mem(1, &xbuf[ao], 8, 1, ROUND, 0, 0);
-	wse_dsd_fabric(2, C_FEED, 1, ROUND);
-	const uint32_t op = WSE_VOP(WSE_V_FMACS, 0, 1, 2, WSE_B_PERPASS);
-	for (int r = 0; r < ROUNDS; r++)
-		wse_vop(op);
-	wse_vwait();
-	report("fabric", ROUNDS * ROUND * 8, wse_cycles() - t0);
 }
 
 static void bench_vv(uint32_t ao, uint32_t yo, uint32_t go)
@@ -138,7 +112,6 @@ int main(void)
 		for (uint32_t yo = 0; yo < NB; yo++) {
 			for (uint32_t so = 0; so < NB; so++)
 				bench_mem(ao, yo, so);
-			bench_fabric(ao, yo);
 			for (uint32_t go = 0; go < NB; go++) {
 				bench_vv(ao, yo, go);
 				bench_vvs(ao, yo, go);
