@@ -209,16 +209,6 @@ synth-core: lint-core lint-mesh $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
 	@sed -n '/=== design hierarchy ===/,$$p' $(CORE_BUILD)/synth/tile-stat.txt
 SYNTH_STAGES += synth-core
 
-# Yosys front end only (parse, hierarchy, proc) on the tile: catches
-# SystemVerilog that Yosys 0.23 does not read (return in functions, int'()
-# casts, imports in module headers) in seconds, without a synthesis run.
-.PHONY: lint-tile-yosys
-lint-tile-yosys: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
-	@mkdir -p $(CORE_BUILD)
-	yosys -q -p "read_verilog -sv -DSYNTHESIS -Irtl/prim $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv \
-	  $(filter-out rtl/mesh/%,$(call CORE_MESH_SRCS,sim-4x4)); hierarchy -check -top wse_tile; proc" \
-	  >$(CORE_BUILD)/lint-tile-yosys.log 2>&1 || { grep -i error $(CORE_BUILD)/lint-tile-yosys.log; exit 1; }
-LINT_STAGES += lint-tile-yosys
 
 # ---- Gate-level simulation of one tile ---------------------------------------------------
 # The iCE40 netlist of wse_tile from synth-core (with Yosys's cell models),
