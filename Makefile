@@ -49,10 +49,10 @@ deps:
 	@./mk/install-deps.sh $(sort $(DEB_PKGS))
 
 test: deps
-	@./mk/run-stages.sh test lint $(TEST_STAGES)
+	@BUILD=$(BUILD) ./mk/run-stages.sh test lint $(TEST_STAGES)
 
 test-full: deps
-	@./mk/run-stages.sh test-full $(TEST_STAGES) $(TEST_FULL_STAGES)
+	@BUILD=$(BUILD) ./mk/run-stages.sh test-full $(TEST_STAGES) $(TEST_FULL_STAGES)
 
 lint: deps $(LINT_STAGES)
 synth: deps $(SYNTH_STAGES)

@@ -196,6 +196,11 @@ BENCH_STAGES += bench-core
 test-core-mesh: $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf
 	tests/core/mesh-check.sh $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf $(CORE_BUILD)/run-mesh
 TEST_STAGES += test-core-mesh
+# Synthesis of one tile and its gate-level smoke run (gl-core, below) in
+# make test, in the background: Yosys is single-threaded and the stages
+# after this one spend most of their time in one simulator process. It
+# needs the ELFs that test-core and test-core-mesh have built.
+TEST_STAGES += bg:gl-core
 
 # ---- Synthesis ------------------------------------------------------------------------------
 # Lint (lint-core, lint-mesh) and Yosys synthesis of one tile with iCE40
@@ -236,7 +241,7 @@ $(CORE_GL)/tb_mesh: $(CORE_BUILD)/synth/wse_tile_ice40.v rtl/mesh/wse_mesh.sv te
 	  --top-module wse_mesh $(TOP)/tests/core/tb_mesh.cpp -Mdir $(CORE_GL)/obj -o ../tb_mesh \
 	  >$(CORE_GL)/build.log 2>&1 || { tail -30 $(CORE_GL)/build.log; exit 1; }
 
-$(CORE_BUILD)/synth/wse_tile_ice40.v:
+$(CORE_BUILD)/synth/wse_tile_ice40.v: $(CORE_TILE_SYNTH_SRCS) tests/core/synth-tile.ys.in
 	$(MAKE) --no-print-directory synth-core
 
 .PHONY: gl-core

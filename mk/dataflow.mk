@@ -14,7 +14,7 @@ DF_PKG := rtl/pe/dataflow/wse_df_pkg.sv
 # package before the modules that use it).
 CORE_PKGS    += $(DF_PKG)
 CORE_PE_SRCS += $(filter-out $(DF_PKG),$(DF_RTL))
-$(CORE_TB_PE) $(CORE_TB_PE_BENCH): $(DF_RTL)
+$(CORE_TB_PE) $(CORE_TB_PE_BENCH) $(CORE_BUILD)/synth/wse_tile_ice40.v: $(DF_RTL)
 
 DF_BUILD := $(BUILD)/dataflow
 DF_TB    := $(DF_BUILD)/tb-$(CORE_BOARD)/tb_df

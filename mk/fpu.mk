@@ -123,7 +123,7 @@ BENCH_STAGES     += bench-fpu
 FPU_COP_RTL := $(filter-out rtl/pe/fpu/fpu_pkg.sv,$(FPU_RTL)) rtl/pe/fpu/fpu_cop.sv
 CORE_PKGS    += rtl/pe/fpu/fpu_pkg.sv
 CORE_PE_SRCS += $(FPU_COP_RTL)
-$(CORE_TB_PE) $(CORE_TB_PE_BENCH): rtl/pe/fpu/fpu_pkg.sv $(FPU_COP_RTL)
+$(CORE_TB_PE) $(CORE_TB_PE_BENCH) $(CORE_BUILD)/synth/wse_tile_ice40.v: rtl/pe/fpu/fpu_pkg.sv $(FPU_COP_RTL)
 
 # Directed F-extension ISA programs on the tile core, compared with QEMU by
 # signature through the core's harness: fcsr.S (CSR forms, flag
