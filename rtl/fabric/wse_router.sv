@@ -167,14 +167,27 @@ module wse_router #(
   end
 
   // ---------------------------------------------------------------------------
-  // Allocation: each input picks one eligible VC, each output one input
+  // Allocation, two rounds of separable input-first allocation in one cycle.
+  // Round 1: each input picks one eligible VC, each output grants one of the
+  // inputs whose pick wants it. Round 2: each input that round 1 left
+  // without progress picks again among its VCs whose heads want an output
+  // that round 1 left free; those outputs grant again. An input still
+  // takes at most one VC per cycle (one wavelet, one credit).
   // ---------------------------------------------------------------------------
-  logic [NP*NV-1:0] vsel;
-  logic [NP-1:0]    sel_any, sel_drop, sel_prog, sel_done;
-  logic [NP*NP-1:0] sel_can, sel_rem, sel_tx;   // [input p][output o]: p*NP+o
+  logic [NP*NV-1:0] vsel;                       // final VC choice per input
+  logic [NP-1:0]    sel_any, sel_drop, sel_done;
+  logic [NP*NP-1:0] sel_rem, sel_tx;            // [input p][output o]: p*NP+o
   logic [NP*WW-1:0] sel_data;
-  logic [NP*NP-1:0] oreq, ognt;                 // [output o][input p]: o*NP+p
+  logic [NP*NP-1:0] ognt;                       // [output o][input p]: o*NP+p
   logic [NP*NP-1:0] g_in;                       // [input p][output o]: p*NP+o
+
+  // Round 1 (suffix 1) and round 2 (suffix 2).
+  logic [NP*NV-1:0] elig2, vsel1, vsel2;
+  logic [NP*NP-1:0] oreq1, oreq2, ognt1, ognt2; // [output o][input p]
+  logic [NP*NP-1:0] g_in2;                      // ognt2 as [input p][output o]
+  logic [NP-1:0]    prog1, prog2;               // input made progress in the round
+  logic [NP-1:0]    taken1;                     // output granted in round 1
+  logic [NP-1:0]    use2;                       // input's VC comes from round 2
 
   for (genvar p = 0; p < NP; p++) begin : g_vc_arb
     prim_arb_rr #(
@@ -183,32 +196,18 @@ module wse_router #(
       .clk_i    (clk_i),
       .rst_ni   (rst_ni),
       .req_i    (elig[p*NV +: NV]),
-      .update_i (sel_prog[p]),
-      .gnt_o    (vsel[p*NV +: NV])
+      .update_i (prog1[p]),
+      .gnt_o    (vsel1[p*NV +: NV])
     );
-  end
-
-  always_comb begin
-    for (int p = 0; p < NP; p++) begin
-      sel_any[p]            = (vsel[p*NV +: NV] != '0);
-      sel_drop[p]           = 1'b0;
-      sel_can[p*NP +: NP]   = '0;
-      sel_rem[p*NP +: NP]   = '0;
-      sel_tx[p*NP +: NP]    = '0;
-      sel_data[p*WW +: WW]  = '0;
-      for (int v = 0; v < NV; v++) begin
-        if (vsel[p*NV + v]) begin
-          sel_drop[p]          = hd_drop[p*NV + v];
-          sel_can[p*NP +: NP]  = hd_can[(p*NV + v)*NP +: NP];
-          sel_rem[p*NP +: NP]  = hd_rem[(p*NV + v)*NP +: NP];
-          sel_tx[p*NP +: NP]   = hd_ent[(p*NV + v)*QW + WW +: NP];
-          sel_data[p*WW +: WW] = hd_ent[(p*NV + v)*QW +: WW];
-        end
-      end
-    end
-    for (int o = 0; o < NP; o++) begin
-      for (int p = 0; p < NP; p++) oreq[o*NP + p] = sel_can[p*NP + o];
-    end
+    prim_arb_rr #(
+      .N (NV)
+    ) u_arb2 (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .req_i    (elig2[p*NV +: NV]),
+      .update_i (use2[p]),
+      .gnt_o    (vsel2[p*NV +: NV])
+    );
   end
 
   for (genvar o = 0; o < NP; o++) begin : g_out_arb
@@ -217,16 +216,100 @@ module wse_router #(
     ) u_arb (
       .clk_i    (clk_i),
       .rst_ni   (rst_ni),
-      .req_i    (oreq[o*NP +: NP]),
+      .req_i    (oreq1[o*NP +: NP]),
       .update_i (1'b1),
-      .gnt_o    (ognt[o*NP +: NP])
+      .gnt_o    (ognt1[o*NP +: NP])
     );
+    prim_arb_rr #(
+      .N (NP)
+    ) u_arb2 (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .req_i    (oreq2[o*NP +: NP]),
+      .update_i (1'b1),
+      .gnt_o    (ognt2[o*NP +: NP])
+    );
+  end
+
+  // Requests of a round: output o is requested by input p when p's pick vs
+  // can use o and o is still free.
+  function automatic logic [NP*NP-1:0] round_req(logic [NP*NV-1:0] vs, logic [NP*NV*NP-1:0] can,
+                                                 logic [NP-1:0] free);
+    round_req = '0;
+    for (int o = 0; o < NP; o++) begin
+      for (int p = 0; p < NP; p++) begin
+        for (int v = 0; v < NV; v++) begin
+          if (vs[p*NV + v] && can[(p*NV + v)*NP + o] && free[o]) round_req[o*NP + p] = 1'b1;
+        end
+      end
+    end
+  endfunction
+
+  // Progress of a round per input: its pick is a drop, or some output granted it.
+  function automatic logic [NP-1:0] round_prog(logic [NP*NV-1:0] vs, logic [NP*NV-1:0] drop,
+                                               logic [NP*NP-1:0] gnt);
+    round_prog = '0;
+    for (int p = 0; p < NP; p++) begin
+      for (int v = 0; v < NV; v++) begin
+        if (vs[p*NV + v] && drop[p*NV + v]) round_prog[p] = 1'b1;
+      end
+      for (int o = 0; o < NP; o++) begin
+        if (gnt[o*NP + p]) round_prog[p] = 1'b1;
+      end
+    end
+  endfunction
+
+  // Round 1: every eligible head, every output.
+  always_comb begin
+    oreq1 = round_req(vsel1, hd_can, '1);
+    prog1 = round_prog(vsel1, hd_drop, ognt1);
+    for (int o = 0; o < NP; o++) taken1[o] = (ognt1[o*NP +: NP] != '0);
+  end
+
+  // Round 2: inputs without progress, heads that can use an output that
+  // round 1 left free (or drops).
+  always_comb begin
+    for (int p = 0; p < NP; p++) begin
+      for (int v = 0; v < NV; v++) begin
+        elig2[p*NV + v] = !prog1[p] && hd_valid[p*NV + v] &&
+            (hd_drop[p*NV + v] || ((hd_can[(p*NV + v)*NP +: NP] & ~taken1) != '0));
+      end
+      for (int o = 0; o < NP; o++) g_in2[p*NP + o] = ognt2[o*NP + p];
+    end
+    oreq2 = round_req(vsel2, hd_can, ~taken1);
+    prog2 = round_prog(vsel2, hd_drop, ognt2);
+  end
+
+  // Final choice: round 1's pick, or round 2's where round 1 made no progress.
+  always_comb begin
+    for (int p = 0; p < NP; p++) begin
+      use2[p] = prog2[p];   // only inputs without round-1 progress compete
+      vsel[p*NV +: NV] = use2[p] ? vsel2[p*NV +: NV] : vsel1[p*NV +: NV];
+    end
+    ognt = ognt1 | ognt2;
+  end
+
+  always_comb begin
+    for (int p = 0; p < NP; p++) begin
+      sel_any[p]            = (vsel[p*NV +: NV] != '0);
+      sel_drop[p]           = 1'b0;
+      sel_rem[p*NP +: NP]   = '0;
+      sel_tx[p*NP +: NP]    = '0;
+      sel_data[p*WW +: WW]  = '0;
+      for (int v = 0; v < NV; v++) begin
+        if (vsel[p*NV + v]) begin
+          sel_drop[p]          = hd_drop[p*NV + v];
+          sel_rem[p*NP +: NP]  = hd_rem[(p*NV + v)*NP +: NP];
+          sel_tx[p*NP +: NP]   = hd_ent[(p*NV + v)*QW + WW +: NP];
+          sel_data[p*WW +: WW] = hd_ent[(p*NV + v)*QW +: WW];
+        end
+      end
+    end
   end
 
   always_comb begin
     for (int p = 0; p < NP; p++) begin
       for (int o = 0; o < NP; o++) g_in[p*NP + o] = ognt[o*NP + p];
-      sel_prog[p] = sel_any[p] && (sel_drop[p] || (g_in[p*NP +: NP] != '0));
       sel_done[p] = sel_any[p] &&
                     (sel_drop[p] || ((sel_rem[p*NP +: NP] & ~g_in[p*NP +: NP]) == '0));
     end
@@ -378,6 +461,12 @@ module wse_router #(
   for (genvar p = 0; p < NP; p++) begin : g_assert_port
     // At most one wavelet leaves an input port per cycle: one credit.
     `ASSERT_ONEHOT0(RtrOneCreditPerPort, in_credit_q[p*NV +: NV])
+    // Round 2 only uses outputs that round 1 left free (output p here), for
+    // inputs that round 1 left idle: with the arbiters' one-hot grants, one
+    // input per output and one VC per input over both rounds.
+    `ASSERT(RtrRound2Disjoint, (ognt2[p*NP +: NP] == '0) || !taken1[p])
+    `ASSERT(RtrOneRoundPerInput, !prog1[p] || (g_in2[p*NP +: NP] == '0))
+    `COVER(RtrRound2, use2[p])
     // A fork branch is never sent twice, and only where the route says.
     `ASSERT(RtrNoResend, (g_in[p*NP +: NP] & ~sel_rem[p*NP +: NP]) == '0)
     `ASSERT_KNOWN(RtrOutValidKnown, out_valid_q[p])

@@ -287,6 +287,8 @@ void Scoreboard::receive(int dst, uint32_t data, int color, bool ctrl, uint64_t 
   outstanding_--;
   n_delivered++;
   delivered_color[color & (kColors - 1)]++;
+  if ((size_t)dst >= delivered_ep.size()) delivered_ep.resize((size_t)dst + 1, 0);
+  delivered_ep[(size_t)dst]++;
   auto key = std::make_tuple(r.src, dst, (int)color);
   auto l = last_.find(key);
   if (l != last_.end() && l->second >= tag)

@@ -127,6 +127,7 @@ class Scoreboard {
   uint64_t window_start = 0, window_end = ~0ull, window_delivered = 0;
   uint64_t window_injected = 0;
   uint64_t delivered_color[kColors] = {};  // per color, for rate classes
+  std::vector<uint64_t> delivered_ep;      // per endpoint, for rate classes
 
  private:
   struct Rec {
