@@ -196,11 +196,15 @@ BENCH_STAGES += bench-core
 test-core-mesh: $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf
 	tests/core/mesh-check.sh $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf $(CORE_BUILD)/run-mesh
 TEST_STAGES += test-core-mesh
-# Synthesis of one tile and its gate-level smoke run (gl-core, below) in
-# make test, in the background: Yosys is single-threaded and the stages
-# after this one spend most of their time in one simulator process. It
-# needs the ELFs that test-core and test-core-mesh have built.
-TEST_STAGES += bg:gl-core
+# The gate-level runs in make test, in the background: one tile's iCE40
+# netlist on the smoke programs (gl-core, below), then the 2x2 fabric
+# mesh's netlist on the mesh scoreboard (fv-gate-mesh, mk/fabric-verif.mk).
+# Yosys is single-threaded and the stages after this one spend most of
+# their time in one simulator process. It needs the ELFs that test-core
+# and test-core-mesh have built and the boards' generated packages.
+.PHONY: test-gate-level
+test-gate-level: gl-core fv-gate-mesh
+TEST_STAGES += bg:test-gate-level
 
 # ---- Synthesis ------------------------------------------------------------------------------
 # Lint (lint-core, lint-mesh) and Yosys synthesis of one tile with iCE40
