@@ -203,7 +203,7 @@ TEST_STAGES += test-core-mesh
 # their time in one simulator process. It needs the ELFs that test-core
 # and test-core-mesh have built and the boards' generated packages.
 .PHONY: test-gate-level
-test-gate-level: gl-core fv-gate-mesh
+test-gate-level: gl-core synth-mesh fv-gate-mesh
 TEST_STAGES += bg:test-gate-level
 
 # ---- Synthesis ------------------------------------------------------------------------------
@@ -217,6 +217,18 @@ synth-core: lint-core lint-mesh $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
 	yosys -q -l $(CORE_BUILD)/synth/tile.log $(CORE_BUILD)/synth/tile.ys
 	@sed -n '/=== design hierarchy ===/,$$p' $(CORE_BUILD)/synth/tile-stat.txt
 SYNTH_STAGES += synth-core
+
+# Generic Yosys synthesis of the whole sim-4x4 mesh of tiles, hierarchy kept
+# (one wse_tile module, 16 instances), the SRAM leaves as black boxes (RAM
+# macros); no latches, no loops. Cell counts in $(CORE_BUILD)/synth/mesh-stat.txt.
+CORE_MESH_SYNTH_SRCS = $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(filter-out rtl/prim/prim_ram_%,$(call CORE_MESH_SRCS,sim-4x4))
+.PHONY: synth-mesh
+CORE_MESH_YS = read_verilog -sv -DSYNTHESIS -Irtl/prim $(CORE_MESH_SYNTH_SRCS); read_verilog -sv -lib rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv; hierarchy -check -top wse_mesh; proc; select -assert-none t:*latch* t:*LATCH*; synth -top wse_mesh; check -assert; tee -o $(CORE_BUILD)/synth/mesh-stat.txt stat
+synth-mesh: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
+	@mkdir -p $(CORE_BUILD)/synth
+	yosys -q -l $(CORE_BUILD)/synth/mesh.log -p '$(CORE_MESH_YS)' >/dev/null
+	@sed -n '/=== design hierarchy ===/,/wse_pe /p' $(CORE_BUILD)/synth/mesh-stat.txt; grep 'Number of cells' $(CORE_BUILD)/synth/mesh-stat.txt | tail -1
+SYNTH_STAGES += synth-mesh
 
 
 # ---- Gate-level simulation of one tile ---------------------------------------------------
