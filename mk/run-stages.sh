@@ -17,7 +17,7 @@ MAKE=${MAKE:-make}
 BUILD=${BUILD:-build}
 results=""
 status=0
-bg_names=""
+bg_jobs=""  # name:pid of each background stage
 
 elapsed() { echo $(( $(date +%s) - $1 )); }
 
@@ -37,8 +37,7 @@ for s in "$@"; do
 		( t0=$(date +%s)
 		  if $MAKE --no-print-directory "$n" >"$BUILD/stage-$n.log" 2>&1; then r=ok; else r=FAIL; fi
 		  echo "$r $(elapsed "$t0")" >"$BUILD/stage-$n.result" ) &
-		eval "bg_pid_$(echo "$n" | tr -c 'a-zA-Z0-9\n' _)=$!"
-		bg_names="$bg_names $n"
+		bg_jobs="$bg_jobs $n:$!"
 		continue
 		;;
 	esac
@@ -50,8 +49,8 @@ for s in "$@"; do
 	[ $status -ne 0 ] && break
 done
 
-for n in $bg_names; do
-	eval "pid=\$bg_pid_$(echo "$n" | tr -c 'a-zA-Z0-9\n' _)"
+for j in $bg_jobs; do
+	n=${j%:*} pid=${j##*:}
 	if [ $status -ne 0 ]; then
 		kill_tree "$pid"
 	fi
