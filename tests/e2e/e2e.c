@@ -87,8 +87,10 @@ static void test_info_mem_stream(void)
 	wse_device *d;
 	char uri[64];
 	snprintf(uri, sizeof(uri), "sim:board=%s", board);
-	/* Long waits: a loaded machine simulates a few thousand cycles/s. */
-	struct wse_open_opts oo = {.size = sizeof(oo), .timeout_ms = 60000, .open_timeout_ms = 60000};
+	/* Long waits: a loaded machine simulates a few hundred to a few
+	 * thousand cycles/s of sim-4x4, and the 4 KiB requests below each
+	 * take many thousand cycles on the management network. */
+	struct wse_open_opts oo = {.size = sizeof(oo), .timeout_ms = 180000, .open_timeout_ms = 60000};
 	int r = wse_open(&d, uri, &oo);
 	CHECK(r == 0, "open %s: %s", uri, wse_strerror(r));
 	if (r)
