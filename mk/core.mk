@@ -208,13 +208,14 @@ BENCH_STAGES += bench-core
 # ---- bench-core-options --------------------------------------------------------------------
 # The 4x4 benchmark model (all 16 tiles running spin.c) built with the
 # Verilator options added one at a time, from the regression model's to the
-# benchmark model's, then the benchmark model with --threads 2. Each rung
+# benchmark model's, then the benchmark model with --threads 2 and without
+# Verilator's -O3 (the C++ still at -O2). Each rung
 # prints its rate in cycles per CPU-second, in cycles per wall-second, and
 # its build time; the best of CORE_OPT_RUNS runs of CORE_OPT_CYCLES cycles.
 # (The threaded model runs on as many threads as it was built for: Verilator's
 # context takes one per hardware thread unless told otherwise.)
-# Five extra builds of the 4x4 model: not in make bench (docs/core.md).
-CORE_OPT_RUNGS  := regression no-assert x-fast verilator-O3 bench threads2
+# Six extra builds of the 4x4 model: not in make bench (docs/core.md).
+CORE_OPT_RUNGS  := regression no-assert x-fast verilator-O3 bench threads2 bench-no-O3
 CORE_OPT_CYCLES ?= 20000
 CORE_OPT_RUNS   ?= 3
 CORE_OPT_FLAGS_regression   := $(CORE_VFLAGS) $(CORE_MESH_CXX_REGRESSION)
@@ -223,6 +224,7 @@ CORE_OPT_FLAGS_x-fast       := $(subst --x-assign unique --x-initial unique,--x-
 CORE_OPT_FLAGS_verilator-O3 := -O3 $(CORE_OPT_FLAGS_x-fast)
 CORE_OPT_FLAGS_bench        := $(CORE_VFLAGS_BENCH_MESH)
 CORE_OPT_FLAGS_threads2     := $(CORE_VFLAGS_BENCH_MESH) --threads 2
+CORE_OPT_FLAGS_bench-no-O3  := $(filter-out -O3,$(CORE_VFLAGS_BENCH_MESH))
 # The bench rung is bench-core's model itself.
 CORE_OPT_MODEL = $(if $(filter bench,$(1)),$(CORE_TB_MESH_BENCH),$(CORE_BUILD)/mesh-sim-4x4-opt-$(1)/tb_mesh)
 
