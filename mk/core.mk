@@ -128,32 +128,45 @@ CORE_MESH_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(CORE_VLT) \
 	$(wildcard rtl/pkg/*.sv rtl/prim/*.sv rtl/prim/*.svh rtl/fabric/*.sv rtl/pe/*.sv rtl/tile/*.sv rtl/mesh/*.sv) \
 	tests/core/backdoor.vlt tests/core/tb_mesh.cpp tests/core/elf32.h
 
-# $(call CORE_MESH_BUILD,board,flags): verilate wse_mesh with tb_mesh into $(dir $@)
+# $(call CORE_MESH_BUILD,board,flags): verilate wse_mesh with tb_mesh into
+# $(dir $@); build_cpu_seconds gets the CPU time of the build (Verilator and
+# the C++ compiles).
 define CORE_MESH_BUILD
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build $(2) -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(BUILD)/boards/$(1)" \
 	  $(CORE_VLT) tests/core/backdoor.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call CORE_MESH_SRCS,$(1)) \
 	  --top-module wse_mesh $(TOP)/tests/core/tb_mesh.cpp -Mdir $(dir $@) -o tb_mesh \
-	  >$(dir $@)/build.log 2>&1 || { cat $(dir $@)/build.log; exit 1; }
+	  >$(dir $@)/build.log 2>&1 || { cat $(dir $@)/build.log; exit 1; }; \
+	  times >$(dir $@)/build_times; \
+	  awk 'NR == 2 { gsub(/[ms]/, " "); printf "%.1f\n", $$1 * 60 + $$2 + $$3 * 60 + $$4 }' \
+	    $(dir $@)/build_times >$(dir $@)/build_cpu_seconds
+endef
+# $(call CORE_MESH_BUILD_TIMED,board,flags): the same, and build_seconds gets
+# the wall time of the build.
+define CORE_MESH_BUILD_TIMED
+	@mkdir -p $(dir $@); date +%s.%N >$(dir $@)/build_start
+	$(call CORE_MESH_BUILD,$(1),$(2))
+	@awk -v s=$$(cat $(dir $@)/build_start) -v e=$$(date +%s.%N) 'BEGIN { printf "%.1f\n", e - s }' >$(dir $@)/build_seconds
 endef
 
+# C++ optimization of the mesh models (Verilator's OPT_* make variables):
+# the regression model takes -O1 for the code that runs every cycle and -O0
+# for the rest, so the build stays short; the benchmark models -O2 and -O1.
+CORE_MESH_CXX_REGRESSION := -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
+CORE_MESH_CXX_BENCH      := -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2"
+
 CORE_TB_MESH := $(CORE_BUILD)/mesh-sim-4x4/tb_mesh
-# The regression model: -O1 for the code that runs every cycle, -O0 for the
-# rest, so the build stays short.
 $(CORE_TB_MESH): $(call CORE_MESH_DEPS,sim-4x4) | deps
-	$(call CORE_MESH_BUILD,sim-4x4,$(CORE_VFLAGS) -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1")
+	$(call CORE_MESH_BUILD,sim-4x4,$(CORE_VFLAGS) $(CORE_MESH_CXX_REGRESSION))
 
 # Benchmark models of the 4x4 and 8x8 meshes; the build time is recorded.
 CORE_VFLAGS_BENCH_MESH := -O3 --x-assign fast --x-initial fast -Wno-fatal -Irtl/prim -j $(JOBS) \
-	-MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2"
-$(CORE_BUILD)/mesh-sim-4x4-bench/tb_mesh: $(call CORE_MESH_DEPS,sim-4x4) | deps
-	@mkdir -p $(dir $@); date +%s.%N >$(dir $@)/build_start
-	$(call CORE_MESH_BUILD,sim-4x4,$(CORE_VFLAGS_BENCH_MESH))
-	@awk -v s=$$(cat $(dir $@)/build_start) -v e=$$(date +%s.%N) 'BEGIN { printf "%.1f\n", e - s }' >$(dir $@)/build_seconds
+	$(CORE_MESH_CXX_BENCH)
+CORE_TB_MESH_BENCH := $(CORE_BUILD)/mesh-sim-4x4-bench/tb_mesh
+$(CORE_TB_MESH_BENCH): $(call CORE_MESH_DEPS,sim-4x4) | deps
+	$(call CORE_MESH_BUILD_TIMED,sim-4x4,$(CORE_VFLAGS_BENCH_MESH))
 $(CORE_BUILD)/mesh-sim-8x8-bench/tb_mesh: $(call CORE_MESH_DEPS,sim-8x8) | deps
-	@mkdir -p $(dir $@); date +%s.%N >$(dir $@)/build_start
-	$(call CORE_MESH_BUILD,sim-8x8,$(CORE_VFLAGS_BENCH_MESH))
-	@awk -v s=$$(cat $(dir $@)/build_start) -v e=$$(date +%s.%N) 'BEGIN { printf "%.1f\n", e - s }' >$(dir $@)/build_seconds
+	$(call CORE_MESH_BUILD_TIMED,sim-8x8,$(CORE_VFLAGS_BENCH_MESH))
 
 .PHONY: lint-mesh
 lint-mesh: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
@@ -181,16 +194,60 @@ $(CORE_BUILD)/elf/%.elf: tests/core/mesh/%.c $(CORE_RT_DEPS)
 # ---- bench-core --------------------------------------------------------------------------
 .PHONY: bench-core
 bench-core: $(CORE_TB_PE_BENCH) $(CORE_BUILD)/elf/mix.elf $(CORE_BUILD)/elf/spin.elf \
-	    $(CORE_BUILD)/mesh-sim-4x4-bench/tb_mesh $(CORE_BUILD)/mesh-sim-8x8-bench/tb_mesh
+	    $(CORE_TB_MESH_BENCH) $(CORE_BUILD)/mesh-sim-8x8-bench/tb_mesh
 	@echo "verilator options (PE bench model): $(CORE_VFLAGS_BENCH)"
 	@echo "verilator options (mesh bench models): $(CORE_VFLAGS_BENCH_MESH)"
 	@echo "verilator options (regression models): $(CORE_VFLAGS)"
 	@$(CORE_TB_PE_BENCH) $(CORE_BUILD)/elf/mix.elf --stats 2>&1 >/dev/null | \
 	  sed -n 's/.*CPI \([0-9.]*\).*/BENCH core.cpi \1/p' | grep BENCH
-	@$(CORE_BUILD)/mesh-sim-4x4-bench/tb_mesh $(CORE_BUILD)/elf/spin.elf --load backdoor --run-cycles 20000 | grep BENCH
+	@$(CORE_TB_MESH_BENCH) $(CORE_BUILD)/elf/spin.elf --load backdoor --run-cycles 20000 | grep BENCH
 	@$(CORE_BUILD)/mesh-sim-8x8-bench/tb_mesh $(CORE_BUILD)/elf/spin.elf --load backdoor --run-cycles 5000 | grep BENCH
-	@printf 'BENCH sim.build_seconds_4x4 %.0f\n' $$(cat $(CORE_BUILD)/mesh-sim-4x4-bench/build_seconds)
+	@printf 'BENCH sim.build_seconds_4x4 %.0f\n' $$(cat $(dir $(CORE_TB_MESH_BENCH))build_seconds)
 BENCH_STAGES += bench-core
+
+# ---- bench-core-options --------------------------------------------------------------------
+# The 4x4 benchmark model (all 16 tiles running spin.c) built with the
+# Verilator options added one at a time, from the regression model's to the
+# benchmark model's, then the benchmark model with --threads 2 and without
+# Verilator's -O3 (the C++ still at -O2). Each rung
+# prints its rate in cycles per CPU-second, in cycles per wall-second, and
+# its build time; the best of CORE_OPT_RUNS runs of CORE_OPT_CYCLES cycles.
+# (The threaded model runs on as many threads as it was built for: Verilator's
+# context takes one per hardware thread unless told otherwise.)
+# Six extra builds of the 4x4 model: not in make bench (docs/core.md).
+CORE_OPT_RUNGS  := regression no-assert x-fast verilator-O3 bench threads2 bench-no-O3
+CORE_OPT_CYCLES ?= 20000
+CORE_OPT_RUNS   ?= 3
+CORE_OPT_FLAGS_regression   := $(CORE_VFLAGS) $(CORE_MESH_CXX_REGRESSION)
+CORE_OPT_FLAGS_no-assert    := $(filter-out --assert,$(CORE_OPT_FLAGS_regression))
+CORE_OPT_FLAGS_x-fast       := $(subst --x-assign unique --x-initial unique,--x-assign fast --x-initial fast,$(CORE_OPT_FLAGS_no-assert))
+CORE_OPT_FLAGS_verilator-O3 := -O3 $(CORE_OPT_FLAGS_x-fast)
+CORE_OPT_FLAGS_bench        := $(CORE_VFLAGS_BENCH_MESH)
+CORE_OPT_FLAGS_threads2     := $(CORE_VFLAGS_BENCH_MESH) --threads 2
+CORE_OPT_FLAGS_bench-no-O3  := $(filter-out -O3,$(CORE_VFLAGS_BENCH_MESH))
+# The bench rung is bench-core's model itself.
+CORE_OPT_MODEL = $(if $(filter bench,$(1)),$(CORE_TB_MESH_BENCH),$(CORE_BUILD)/mesh-sim-4x4-opt-$(1)/tb_mesh)
+
+$(CORE_BUILD)/mesh-sim-4x4-opt-%/tb_mesh: $(call CORE_MESH_DEPS,sim-4x4) | deps
+	$(call CORE_MESH_BUILD_TIMED,sim-4x4,$(CORE_OPT_FLAGS_$*))
+
+.PHONY: bench-core-options
+bench-core-options: $(foreach r,$(CORE_OPT_RUNGS),$(call CORE_OPT_MODEL,$(r))) $(CORE_BUILD)/elf/spin.elf
+	@set -e; $(foreach r,$(CORE_OPT_RUNGS),m=$(call CORE_OPT_MODEL,$(r)); d=$$(dirname $$m); \
+	  echo 'rung $(r): $(CORE_OPT_FLAGS_$(r))'; \
+	  cpu_best=0; wall_best=0; for i in $$(seq $(CORE_OPT_RUNS)); do \
+	    $$m $(CORE_BUILD)/elf/spin.elf --load backdoor --run-cycles $(CORE_OPT_CYCLES) \
+	      >$$d/run.out 2>&1 || { cat $$d/run.out; exit 1; }; \
+	    cpu=$$(sed -n 's/^BENCH sim.cycles_per_second_4x4 //p' $$d/run.out); \
+	    wall=$$(sed -n 's/.* s wall, \([0-9]*\) cycles\/s wall.*/\1/p' $$d/run.out); \
+	    [ $$cpu -gt $$cpu_best ] && cpu_best=$$cpu; [ $$wall -gt $$wall_best ] && wall_best=$$wall; true; \
+	  done; \
+	  echo "BENCH sim.options_4x4.$(r).cycles_per_cpu_second $$cpu_best"; \
+	  echo "BENCH sim.options_4x4.$(r).cycles_per_wall_second $$wall_best"; \
+	  echo "BENCH sim.options_4x4.$(r).build_seconds $$(cat $$d/build_seconds)"; \
+	  echo "BENCH sim.options_4x4.$(r).build_cpu_seconds $$(cat $$d/build_cpu_seconds)";) \
+	  n=$$(grep -c UNOPTFLAT $(dir $(CORE_TB_MESH_BENCH))build.log || true); \
+	  echo "UNOPTFLAT warnings in the benchmark model's build: $$n"; [ $$n -eq 0 ]
 
 .PHONY: test-core-mesh
 test-core-mesh: $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf
