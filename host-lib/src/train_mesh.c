@@ -50,6 +50,7 @@ struct train_mesh {
 	struct wse_info info;
 	unsigned R, C;
 	int timeout_ms;
+	int profile; /* $WSE_MLP_PROFILE: 0 off, 1 phases, 2 per-feature detail */
 	uint32_t params_addr, heap_lo, heap_hi;
 	struct train_mesh_stats st;
 	struct wse_mlp_params *written; /* per tile: the block last written */
@@ -67,6 +68,8 @@ static int tm_fail(struct train_mesh *m, int code, const char *fmt, ...)
 	va_end(ap);
 	return code;
 }
+
+_Static_assert(TM_PROF_WORDS == WSE_MLP_PROF_WORDS, "profile words");
 
 /* Monotonic time in milliseconds (time-outs and phase times). */
 static double now_ms(void)
@@ -186,6 +189,8 @@ static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *
 	TAKE(cand, tc);
 	TAKE(scratch, 2 * tc);
 	TAKE(stage, tc * m->C);
+	if (m->profile)
+		TAKE(prof, WSE_MLP_PROF_WORDS);
 #undef TAKE
 	lo->bytes = a - m->heap_lo;
 	lo->p.magic = WSE_MLP_MAGIC;
@@ -229,6 +234,8 @@ int train_mesh_open(struct train_mesh **out, const char *uri, unsigned nlayers,
 		return WSE_ERROR_NO_MEM;
 	}
 	m->timeout_ms = timeout_ms;
+	if (getenv("WSE_MLP_PROFILE"))
+		m->profile = atoi(getenv("WSE_MLP_PROFILE")) > 1 ? 2 : 1;
 	if ((r = wse_open(&m->dev, uri, &oo))) {
 		tm_fail(m, r, "mesh backend: cannot open device %s: %s",
 			uri && *uri ? uri : "sim:board=sim-4x4", wse_strerror(r));
@@ -331,7 +338,7 @@ static int write_params(struct train_mesh *m, const struct layout *lo, unsigned 
 		for (unsigned c = 0; c < m->C && !r; c++) {
 			struct wse_mlp_params p = lo->p, *w = &m->written[y * m->C + c];
 
-			p.mode = mode;
+			p.mode = mode | (m->profile > 1 ? WSE_MLP_MODE_DETAIL : 0);
 			p.x = c;
 			p.y = y;
 			p.nvalid = B > c ? (B - c + m->C - 1) / m->C : 0;
@@ -706,6 +713,14 @@ static int read_metrics(struct train_mesh *m, const struct layout *lo, const uin
 				r = wse_mem_read(m->dev, c, y,
 						 m->params_addr + offsetof(struct wse_mlp_params, cycles),
 						 cyc, 8);
+			if (!r && m->profile) {
+				uint32_t pw[WSE_MLP_PROF_WORDS];
+
+				r = wse_mem_read(m->dev, c, y, lo->p.prof, pw, sizeof(pw));
+				for (unsigned k = 0; !r && k < WSE_MLP_PROF_WORDS; k++)
+					if (pw[k] > m->st.prof[k])
+						m->st.prof[k] = pw[k];
+			}
 			cycles = (!r && cyc[0] > cycles) ? cyc[0] : cycles;
 			gemm = (!r && cyc[1] > gemm) ? cyc[1] : gemm;
 			m->st.bytes[TM_METRICS] += 8ull * tc;
