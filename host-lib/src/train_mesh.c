@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "train_mesh.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ struct train_mesh {
 	struct wse_info info;
 	unsigned R, C;
 	int timeout_ms;
+	int profile; /* $WSE_MLP_PROFILE: 0 off, 1 phases, 2 per-feature detail */
 	uint32_t params_addr, heap_lo, heap_hi;
 	struct train_mesh_stats st;
 	struct wse_mlp_params *written; /* per tile: the block last written */
@@ -66,6 +68,8 @@ static int tm_fail(struct train_mesh *m, int code, const char *fmt, ...)
 	va_end(ap);
 	return code;
 }
+
+_Static_assert(TM_PROF_WORDS == WSE_MLP_PROF_WORDS, "profile words");
 
 /* Monotonic time in milliseconds (time-outs and phase times). */
 static double now_ms(void)
@@ -185,6 +189,8 @@ static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *
 	TAKE(cand, tc);
 	TAKE(scratch, 2 * tc);
 	TAKE(stage, tc * m->C);
+	if (m->profile)
+		TAKE(prof, WSE_MLP_PROF_WORDS);
 #undef TAKE
 	lo->bytes = a - m->heap_lo;
 	lo->p.magic = WSE_MLP_MAGIC;
@@ -228,6 +234,8 @@ int train_mesh_open(struct train_mesh **out, const char *uri, unsigned nlayers,
 		return WSE_ERROR_NO_MEM;
 	}
 	m->timeout_ms = timeout_ms;
+	if (getenv("WSE_MLP_PROFILE"))
+		m->profile = atoi(getenv("WSE_MLP_PROFILE")) > 1 ? 2 : 1;
 	if ((r = wse_open(&m->dev, uri, &oo))) {
 		tm_fail(m, r, "mesh backend: cannot open device %s: %s",
 			uri && *uri ? uri : "sim:board=sim-4x4", wse_strerror(r));
@@ -330,7 +338,7 @@ static int write_params(struct train_mesh *m, const struct layout *lo, unsigned 
 		for (unsigned c = 0; c < m->C && !r; c++) {
 			struct wse_mlp_params p = lo->p, *w = &m->written[y * m->C + c];
 
-			p.mode = mode;
+			p.mode = mode | (m->profile > 1 ? WSE_MLP_MODE_DETAIL : 0);
 			p.x = c;
 			p.y = y;
 			p.nvalid = B > c ? (B - c + m->C - 1) / m->C : 0;
@@ -346,11 +354,153 @@ static int write_params(struct train_mesh *m, const struct layout *lo, unsigned 
 	return r;
 }
 
+/* ---- stream-ins in flight ------------------------------------------------- */
+
+/* The stream-ins of a pass (batch, forward weights, transposed weights):
+ * submitted as asynchronous transfers one after the other, so that
+ * libwsehost keeps max_outstanding STREAM_IN packets on the link across
+ * them too (requests go out in submission order and the device executes
+ * them in order, so every port's wavelets keep their order), then waited
+ * for together. The library copies each transfer's wavelets when it is
+ * submitted: the caller's arrays may go at once. */
+#define TM_MAX_STREAMS (1 + 2 * WSE_MLP_MAX_LAYERS)
+
+struct tm_streams {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned n, pending;
+	int status[TM_MAX_STREAMS];
+	wse_transfer *x[TM_MAX_STREAMS];
+};
+
+static void tm_stream_done(wse_transfer *x, int status, size_t actual, void *user)
+{
+	struct tm_streams *q = user;
+
+	(void)actual;
+	pthread_mutex_lock(&q->mu);
+	for (unsigned i = 0; i < q->n; i++)
+		if (q->x[i] == x)
+			q->status[i] = status;
+	q->pending--;
+	pthread_cond_broadcast(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+}
+
+static struct tm_streams *tm_streams_new(void)
+{
+	struct tm_streams *q = calloc(1, sizeof(*q));
+	pthread_condattr_t ca;
+
+	if (!q)
+		return NULL;
+	if (pthread_mutex_init(&q->mu, NULL)) {
+		free(q);
+		return NULL;
+	}
+	if (pthread_condattr_init(&ca) || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
+	    pthread_cond_init(&q->cv, &ca)) {
+		pthread_mutex_destroy(&q->mu);
+		free(q);
+		return NULL;
+	}
+	pthread_condattr_destroy(&ca);
+	return q;
+}
+
+/* Submit one stream-in of the pass. */
+static int tm_stream_in(struct train_mesh *m, struct tm_streams *q,
+			const struct wse_stream_chunk *ch, size_t nc)
+{
+	if (q->n == TM_MAX_STREAMS)
+		return WSE_ERROR_INVALID_PARAM;
+	/* the slot first: the callback may come before the call returns */
+	pthread_mutex_lock(&q->mu);
+	unsigned i = q->n++;
+	q->status[i] = 1; /* pending */
+	q->pending++;
+	pthread_mutex_unlock(&q->mu);
+	int r = wse_stream_in_async(m->dev, ch, nc, m->timeout_ms, tm_stream_done, q, &q->x[i]);
+	if (r) {
+		pthread_mutex_lock(&q->mu);
+		q->status[i] = r;
+		q->pending--;
+		pthread_mutex_unlock(&q->mu);
+	}
+	return r;
+}
+
+/* Wait until every submitted stream-in has ended, at most timeout_ms
+ * without one ending (each packet has the library's time-out too). After
+ * the first failure the later ones are cancelled (their packets still
+ * queued are dropped, those on the link get an ABORT). Returns 0 or the
+ * first failure's status (*failed: its index, else q->n). q and its
+ * transfers are freed, unless even the cancelled ones did not end within a
+ * time-out: then q is left allocated (leaked) so that their callbacks
+ * still find it. */
+static int tm_streams_wait(struct train_mesh *m, struct tm_streams *q, unsigned *failed)
+{
+	int r = 0, cancelled = 0, stuck = 0;
+	unsigned n = q->n;
+
+	*failed = n;
+	pthread_mutex_lock(&q->mu);
+	while (!stuck) {
+		for (unsigned i = 0; !r && i < n; i++)
+			if (q->status[i] < 0) {
+				r = q->status[i];
+				*failed = i;
+			}
+		if (!q->pending)
+			break;
+		if (r && !cancelled) {
+			/* outside the lock: a callback may run meanwhile */
+			pthread_mutex_unlock(&q->mu);
+			for (unsigned i = 0; i < n; i++)
+				if (q->x[i])
+					wse_transfer_cancel(q->x[i]);
+			pthread_mutex_lock(&q->mu);
+			cancelled = 1;
+			continue;
+		}
+		unsigned pending = q->pending;
+		struct timespec ts;
+		int e = 0;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += m->timeout_ms / 1000;
+		ts.tv_nsec += (long)(m->timeout_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		while (q->pending == pending && !e)
+			e = pthread_cond_timedwait(&q->cv, &q->mu, &ts);
+		if (q->pending == pending) {
+			/* no transfer ended within a time-out */
+			stuck = cancelled;
+			if (!r) {
+				r = WSE_ERROR_TIMEOUT;
+				*failed = n - pending; /* they end in order */
+			}
+		}
+	}
+	pthread_mutex_unlock(&q->mu);
+	if (stuck)
+		return r;
+	for (unsigned i = 0; i < n; i++)
+		wse_transfer_free(q->x[i]);
+	pthread_cond_destroy(&q->cv);
+	pthread_mutex_destroy(&q->mu);
+	free(q);
+	return r;
+}
+
 /* Stream each row its input features of the whole batch in token order
  * (padded tokens 0), then the labels of all tokens (padded: 0); the
  * kernel keeps its column's tokens. */
-static int stream_batch(struct train_mesh *m, unsigned n0, const float *x,
-			const uint8_t *labels, unsigned B, unsigned tc)
+static int stream_batch(struct train_mesh *m, struct tm_streams *q, unsigned n0,
+			const float *x, const uint8_t *labels, unsigned B, unsigned tc)
 {
 	unsigned R = m->R, bp = tc * m->C;
 	size_t per_row = ((size_t)rows_of(n0, R) + 1) * bp;
@@ -378,7 +528,7 @@ static int stream_batch(struct train_mesh *m, unsigned n0, const float *x,
 		m->st.bytes[TM_BATCH] += 4ull * (n - bp);
 		m->st.bytes[TM_LABELS] += 4ull * bp;
 	}
-	r = wse_stream_in(m->dev, ch, R);
+	r = tm_stream_in(m, q, ch, R);
 	free(wv);
 	free(ch);
 	return r;
@@ -396,8 +546,8 @@ static int stream_batch(struct train_mesh *m, unsigned n0, const float *x,
  * them), row r gets w(f, k) for k = r, r+R, ... < n_k, then (forward) the
  * bias of f at f's owner row. transposed: w(f, k) = W[k][f]. Each row's
  * wavelets of f go out in pieces of TM_PIECE, rows taking turns. */
-static int stream_weights(struct train_mesh *m, const float *W, const float *bias,
-			  unsigned n_in, unsigned n_out, int transposed)
+static int stream_weights(struct train_mesh *m, struct tm_streams *q, const float *W,
+			  const float *bias, unsigned n_in, unsigned n_out, int transposed)
 {
 	unsigned R = m->R, nf = transposed ? n_in : n_out, nk = transposed ? n_out : n_in;
 	size_t total = (size_t)nf * nk + (bias ? nf : 0);
@@ -443,7 +593,7 @@ static int stream_weights(struct train_mesh *m, const float *W, const float *bia
 				left -= n;
 			}
 	}
-	r = wse_stream_in(m->dev, ch, nc);
+	r = tm_stream_in(m, q, ch, nc);
 	m->st.bytes[TM_WEIGHTS] += 4ull * nf * nk;
 	m->st.bytes[TM_BIASES] += bias ? 4ull * nf : 0;
 	m->st.weight_wavelets += total;
@@ -563,6 +713,14 @@ static int read_metrics(struct train_mesh *m, const struct layout *lo, const uin
 				r = wse_mem_read(m->dev, c, y,
 						 m->params_addr + offsetof(struct wse_mlp_params, cycles),
 						 cyc, 8);
+			if (!r && m->profile) {
+				uint32_t pw[WSE_MLP_PROF_WORDS];
+
+				r = wse_mem_read(m->dev, c, y, lo->p.prof, pw, sizeof(pw));
+				for (unsigned k = 0; !r && k < WSE_MLP_PROF_WORDS; k++)
+					if (pw[k] > m->st.prof[k])
+						m->st.prof[k] = pw[k];
+			}
 			cycles = (!r && cyc[0] > cycles) ? cyc[0] : cycles;
 			gemm = (!r && cyc[1] > gemm) ? cyc[1] : gemm;
 			m->st.bytes[TM_METRICS] += 8ull * tc;
@@ -640,18 +798,29 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 		r = wse_tile_run(m->dev, WSE_ALL_TILES, WSE_ALL_TILES);
 	if (r)
 		return tm_fail(m, r, "mesh backend: starting the pass: %s", wse_strerror(r));
-	if ((r = stream_batch(m, net->dims[0], x, labels, B, lo.tc)))
-		return with_tiles(m, tm_fail(m, r, "mesh backend: streaming the batch: %s",
-					     wse_strerror(r)));
+	struct tm_streams *q = tm_streams_new();
+	unsigned failed, submitted;
+
+	if (!q)
+		return tm_fail(m, WSE_ERROR_NO_MEM, "mesh backend: starting the pass: %s",
+			       wse_strerror(WSE_ERROR_NO_MEM));
+	r = stream_batch(m, q, net->dims[0], x, labels, B, lo.tc);
 	t1 = now_ms();
 	m->st.ms_load = t1 - t0;
 	for (unsigned l = 0; l < L && !r; l++)
-		r = stream_weights(m, net->w[l], net->b[l], net->dims[l], net->dims[l + 1], 0);
+		r = stream_weights(m, q, net->w[l], net->b[l], net->dims[l], net->dims[l + 1], 0);
 	for (unsigned l = L; train && l-- > 1 && !r;)
-		r = stream_weights(m, net->w[l], NULL, net->dims[l], net->dims[l + 1], 1);
+		r = stream_weights(m, q, net->w[l], NULL, net->dims[l], net->dims[l + 1], 1);
+	submitted = q->n;
+	/* what was submitted ends (or is cancelled) before the pass goes on */
+	int w = tm_streams_wait(m, q, &failed);
+	if (w)
+		r = w;
+	else if (r)
+		failed = submitted; /* building or submitting the next one failed */
 	if (r)
-		return with_tiles(m, tm_fail(m, r, "mesh backend: streaming the weights: %s",
-					     wse_strerror(r)));
+		return with_tiles(m, tm_fail(m, r, "mesh backend: streaming the %s: %s",
+					     failed == 0 ? "batch" : "weights", wse_strerror(r)));
 	t0 = now_ms();
 	m->st.ms_stream = t0 - t1;
 	for (unsigned y = 0; train && y < m->R; y++)

@@ -17,6 +17,8 @@
 struct train_mesh;
 struct wse_route_plan;
 
+#define TM_PROF_WORDS 32
+
 /* What crossed the link in the last pass, in payload bytes (4 per wavelet
  * or memory word), by category. */
 enum train_mesh_bytes {
@@ -41,6 +43,10 @@ struct train_mesh_stats {
 	double ms_stream;         /* weights in */
 	double ms_collect;        /* gradients out */
 	double ms_finish;         /* waiting for the tiles' end, metrics */
+	/* with $WSE_MLP_PROFILE set (1: phases, 2: per-feature detail too):
+	 * the kernel's profile words (wse_mlp_abi.h WSE_MLP_PROF_*), the
+	 * largest over the tiles; else zeros */
+	uint32_t prof[TM_PROF_WORDS];
 };
 
 /*

@@ -28,6 +28,25 @@
 /* What a pass does. */
 #define WSE_MLP_MODE_FORWARD 0u /* forward and loss: metrics only */
 #define WSE_MLP_MODE_TRAIN 1u   /* forward, loss, backward: gradients out */
+/* Or-ed into mode with prof set: time every output feature's FMACS and
+ * reduction apart (the engine drains between them). */
+#define WSE_MLP_MODE_DETAIL 0x100u
+
+/* Profile words (prof != 0): cycles of the pass's phases on this tile,
+ * each phase ended by waiting for the vector engine (docs/training.md). */
+#define WSE_MLP_PROF_WORDS 32u
+#define WSE_MLP_PROF_LOAD 0u                  /* batch and labels in */
+#define WSE_MLP_PROF_FWD(l) (1u + (l))        /* forward of layer l */
+#define WSE_MLP_PROF_SOFTMAX 5u
+#define WSE_MLP_PROF_BWW(l) (6u + (l))        /* backward, weights of layer l */
+#define WSE_MLP_PROF_BWI(l) (10u + (l))       /* backward, inputs of layer l */
+#define WSE_MLP_PROF_FWD_FMACS(l) (14u + (l)) /* DETAIL: forward FMACS of all features */
+#define WSE_MLP_PROF_FWD_RED(l) (18u + (l))   /* DETAIL: their reductions (+ bias, ReLU) */
+#define WSE_MLP_PROF_BWI_FMACS(l) (22u + (l)) /* DETAIL: backward-inputs FMACS */
+#define WSE_MLP_PROF_BWI_RED(l) (26u + (l))   /* DETAIL: their reductions */
+#define WSE_MLP_PROF_LOCAL 30u  /* after the pass: layer 0's forward FMACS with the
+				 * weights from memory (zeros), no fabric */
+#define WSE_MLP_PROF_LOCAL_ELEMS 31u /* its elements (multiply-adds) */
 
 /*
  * The parameter block, symbol `wse_mlp_params` of the kernel ELF (in .data,
@@ -63,7 +82,7 @@ struct wse_mlp_params {
 	wse_u32 cycles;         /* out: mcycle when the pass ended */
 	wse_u32 gemm_cycles;    /* out: cycles of the streamed GEMMs: forward, and
 				 * backward from the end of the softmax */
-	wse_u32 reserved[1];
+	wse_u32 prof;           /* 0, or WSE_MLP_PROF_WORDS words: the profile */
 };
 
 /* Features of n on row r of R rows: a(n) = ceil((n - r) / R). */

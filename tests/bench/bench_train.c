@@ -21,6 +21,7 @@
 #include "train_mesh.h"
 #include "train_ref.h"
 #include "wsehost.h"
+#include <wsemu/wse_mlp_abi.h>
 
 static double now_s(void)
 {
@@ -122,6 +123,24 @@ static void print_link(void)
 	}
 }
 
+/* With $WSE_MLP_PROFILE: the kernel's phase cycles (largest over the
+ * tiles; docs/training.md). */
+static void print_profile(const struct train_mesh_stats *st)
+{
+	const uint32_t *p = st->prof;
+
+	if (!p[WSE_MLP_PROF_FWD(0)])
+		return;
+	printf("PROFILE load %u | fwd0 %u (fmacs %u, reduce %u) | fwd1 %u (fmacs %u, reduce %u) | "
+	       "softmax %u | bw-weights1 %u | bw-inputs1 %u (fmacs %u, reduce %u) | bw-weights0 %u | "
+	       "local fmacs %u cycles for %u multiply-adds\n",
+	       p[WSE_MLP_PROF_LOAD], p[WSE_MLP_PROF_FWD(0)], p[WSE_MLP_PROF_FWD_FMACS(0)],
+	       p[WSE_MLP_PROF_FWD_RED(0)], p[WSE_MLP_PROF_FWD(1)], p[WSE_MLP_PROF_FWD_FMACS(1)],
+	       p[WSE_MLP_PROF_FWD_RED(1)], p[WSE_MLP_PROF_SOFTMAX], p[WSE_MLP_PROF_BWW(1)],
+	       p[WSE_MLP_PROF_BWI(1)], p[WSE_MLP_PROF_BWI_FMACS(1)], p[WSE_MLP_PROF_BWI_RED(1)],
+	       p[WSE_MLP_PROF_BWW(0)], p[WSE_MLP_PROF_LOCAL], p[WSE_MLP_PROF_LOCAL_ELEMS]);
+}
+
 static int bench_gemm(const char *fm, unsigned steps)
 {
 	static const unsigned dims[] = { 784, 128, 10 };
@@ -158,6 +177,7 @@ static int bench_gemm(const char *fm, unsigned steps)
 		fprintf(stderr, "step %u: %u cycles (%u in streamed GEMMs), host ms: load %.0f, stream %.0f, collect %.0f, finish %.0f\n",
 			s + 1, st.cycles, st.gemm_cycles, st.ms_load, st.ms_stream, st.ms_collect,
 			st.ms_finish);
+		print_profile(&st);
 	}
 	printf("model 784-128-10, batch %u, %ux%u mesh, %u steps, %.0f multiply-adds per step\n", B,
 	       C, R, steps, macs);

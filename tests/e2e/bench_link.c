@@ -7,9 +7,16 @@
  * Device cycles are read from tile (0,0)'s mcycle CSR (the mesh clock; in
  * wsemu-sim the link runs on the same clock).
  *   link.stream_rate           wavelets per cycle, host -> west port 0 ->
- *                              row 0 -> east port 0 -> host
+ *                              row 0 -> east port 0 -> host, all of them in
+ *                              one wse_stream_in call (libwsehost cuts it
+ *                              into packets and keeps max_outstanding of
+ *                              them in flight)
  *   link.stream_rate_all_west  the same with every row fed in the same
  *                              packets, per port
+ *   link.stream_rate_sync, link.stream_rate_all_west_sync
+ *                              the same with one wse_stream_in call per
+ *                              packet, each waited for (one request in
+ *                              flight)
  *   link.overhead              wall time of the streaming run beyond the
  *                              time the simulator needs for the same cycles
  *                              with no host traffic (one tile running SPIN_ELF,
@@ -57,8 +64,11 @@ static int check(int r, const char *what)
 }
 
 /* Stream n wavelets into each of nrows west ports, collect them at the
- * east ports; returns device cycles and sets *wall. */
-static uint64_t stream(unsigned nrows, unsigned n, double *wall)
+ * east ports; returns device cycles and sets *wall. The wavelets go in
+ * pieces of one packet's share per row, rows taking turns (so that every
+ * packet feeds all rows): in one wse_stream_in call, or (sync) one call
+ * per packet. */
+static uint64_t stream(unsigned nrows, unsigned n, int sync, double *wall)
 {
 	const unsigned color = 3;
 	for (unsigned y = 0; y < nrows; y++) {
@@ -77,13 +87,20 @@ static uint64_t stream(unsigned nrows, unsigned n, double *wall)
 	for (unsigned y = 0; y < nrows; y++)
 		check(wse_stream_credit(d, WSE_EAST, y, n), "credit");
 	unsigned *have = calloc(nrows, sizeof(unsigned));
+	struct wse_stream_chunk *ch = calloc((size_t)(n / per + 1) * nrows, sizeof(*ch));
+	size_t nc = 0;
 	for (unsigned off = 0; off < n; off += per) {
-		struct wse_stream_chunk ch[64];
 		unsigned k = n - off < per ? n - off : per;
 		for (unsigned y = 0; y < nrows; y++)
-			ch[y] = (struct wse_stream_chunk){WSE_WEST, y, wv + (size_t)y * n + off, k};
-		check(wse_stream_in(d, ch, nrows), "stream in");
+			ch[nc++] = (struct wse_stream_chunk){WSE_WEST, y, wv + (size_t)y * n + off, k};
+		if (sync) {
+			check(wse_stream_in(d, ch, nc), "stream in");
+			nc = 0;
+		}
 	}
+	if (nc)
+		check(wse_stream_in(d, ch, nc), "stream in");
+	free(ch);
 	for (unsigned y = 0; y < nrows; y++)
 		while (have[y] < n)
 			have[y] += (unsigned)check(wse_stream_out(d, WSE_EAST, y, got, n - have[y], 5000),
@@ -113,12 +130,16 @@ int main(int argc, char **argv)
 	       "max_payload=%u\n", in.compatible, in.link_width_bits, in.link_bytes_per_cycle,
 	       in.link_latency_cycles, in.max_payload);
 
-	double w1, wa;
-	uint64_t c1 = stream(1, n, &w1);
+	double w1, wa, ws;
+	uint64_t c1 = stream(1, n, 0, &w1);
 	printf("BENCH link.stream_rate %.4f\n", (double)n / (double)c1);
 	printf("BENCH link.stream_cycles %llu wavelets=%u wall_s=%.3f\n", (unsigned long long)c1, n, w1);
-	uint64_t ca = stream(in.rows, n / in.rows, &wa);
+	uint64_t ca = stream(in.rows, n / in.rows, 0, &wa);
 	printf("BENCH link.stream_rate_all_west %.4f\n", (double)(n / in.rows) / (double)ca);
+	uint64_t cs = stream(1, n, 1, &ws);
+	printf("BENCH link.stream_rate_sync %.4f\n", (double)n / (double)cs);
+	cs = stream(in.rows, n / in.rows, 1, &ws);
+	printf("BENCH link.stream_rate_all_west_sync %.4f\n", (double)(n / in.rows) / (double)cs);
 
 	/* Free-running speed: one tile spinning, no host traffic during a
 	 * sleep; cycles from mcycle. */

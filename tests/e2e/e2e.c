@@ -6,7 +6,8 @@
  *
  * Runs: info (DTB parsed, mesh size), memory write/read on every tile,
  * route + stream-in at the west edge and stream-out at the east edge of
- * every row, out-of-range requests, MUTATIONS mutated requests through the
+ * every row (one packet, then calls and asynchronous transfers of many
+ * packets, order and content checked), out-of-range requests, MUTATIONS mutated requests through the
  * executor (raw socket) with the device still answering PING after, and a
  * simulator killed under an open device. Exit 0 when all pass.
  */
@@ -80,6 +81,123 @@ static pid_t spawn_sim(char *path, size_t cap)
 		usleep(10000);
 	}
 	return pid;
+}
+
+/* Async completions of stream_packets, in callback order. */
+struct sp_done {
+	int status[2], seq[2], n;
+};
+struct sp_one {
+	struct sp_done *s;
+	int idx;
+};
+
+static void sp_cb(wse_transfer *x, int status, size_t actual, void *user)
+{
+	struct sp_one *o = user;
+	(void)x;
+	(void)actual;
+	int k = __atomic_load_n(&o->s->n, __ATOMIC_SEQ_CST);
+	o->s->status[o->idx] = status;
+	if (k < 2)
+		o->s->seq[k] = o->idx;
+	__atomic_store_n(&o->s->n, k + 1, __ATOMIC_SEQ_CST);
+}
+
+/* Take n wavelets from the east port of row y (2 s per wait, 20 s in all). */
+static unsigned take_out(wse_device *d, unsigned y, uint64_t *got, unsigned n)
+{
+	unsigned have = 0;
+	long long end = now_ms() + 20000;
+	while (have < n && now_ms() < end) {
+		int k = wse_stream_out(d, WSE_EAST, y, got + have, n - have, 2000);
+		if (k > 0)
+			have += (unsigned)k;
+	}
+	return have;
+}
+
+/* Stream-ins of many packets (color routed west to east on every row):
+ * one wse_stream_in call whose chunks (several per port, ports
+ * interleaved) fill many packets, which libwsehost keeps up to
+ * max_outstanding in flight; then two asynchronous multi-packet
+ * transfers on row 0 submitted back to back. Every row's east outlet must
+ * give its wavelets whole, in chunk order, the second transfer's after
+ * the first's. */
+static void stream_packets(wse_device *d, unsigned color)
+{
+	enum { PARTS = 3 };
+	unsigned n[64], total = 0;
+	for (unsigned y = 0; y < rows; y++) {
+		n[y] = 1500 + 300 * y;
+		total += n[y];
+	}
+	uint64_t *wv = calloc(total, 8), *got = calloc(total, 8);
+	struct wse_stream_chunk ch[64 * PARTS];
+	size_t nc = 0;
+	uint64_t *base[64];
+	uint64_t *o = wv;
+	for (unsigned y = 0; y < rows; y++) {
+		base[y] = o;
+		for (unsigned i = 0; i < n[y]; i++)
+			o[i] = wse_wavelet((y << 24 | i) ^ (rnd() & 0xFF000000u), color, i % 5 == 0);
+		o += n[y];
+	}
+	/* parts of 1/6, 1/3 and the rest of every row, rows taking turns */
+	for (unsigned p = 0; p < PARTS; p++)
+		for (unsigned y = 0; y < rows; y++) {
+			unsigned a = p == 0 ? 0 : p == 1 ? n[y] / 6 : n[y] / 2;
+			unsigned b = p == 0 ? n[y] / 6 : p == 1 ? n[y] / 2 : n[y];
+			ch[nc++] = (struct wse_stream_chunk){WSE_WEST, y, base[y] + a, b - a};
+		}
+	for (unsigned y = 0; y < rows; y++) {
+		int r = wse_stream_credit(d, WSE_EAST, y, n[y]);
+		CHECK(r == 0, "credit %s", wse_strerror(r));
+	}
+	struct wse_link_stats st0 = {.size = sizeof(st0)}, st1 = {.size = sizeof(st1)};
+	wse_get_link_stats(d, &st0);
+	int r = wse_stream_in(d, ch, nc);
+	CHECK(r == 0, "multi-packet stream in: %s", wse_strerror(r));
+	wse_get_link_stats(d, &st1);
+	struct wse_info in = {.size = sizeof(in)};
+	wse_get_info(d, &in);
+	unsigned pkts = (unsigned)(st1.tx_packets - st0.tx_packets);
+	CHECK(pkts >= total * 8 / in.max_payload + 1, "%u wavelets in only %u packets", total, pkts);
+	for (unsigned y = 0; y < rows; y++) {
+		unsigned have = take_out(d, y, got, n[y]);
+		CHECK(have == n[y], "multi-packet: row %u: %u of %u wavelets out", y, have, n[y]);
+		for (unsigned i = 0; have == n[y] && i < n[y]; i++)
+			if (got[i] != base[y][i]) {
+				CHECK(0, "multi-packet: row %u wavelet %u: %llx, not %llx", y, i,
+				      (unsigned long long)got[i], (unsigned long long)base[y][i]);
+				break;
+			}
+	}
+
+	/* Two asynchronous transfers of several packets each on row 0. */
+	const unsigned m = 1200;
+	for (unsigned i = 0; i < 2 * m; i++)
+		wv[i] = wse_wavelet(0xA0000000u | i, color, 0);
+	struct wse_stream_chunk a = {WSE_WEST, 0, wv, m}, b = {WSE_WEST, 0, wv + m, m};
+	struct sp_done s = {{1, 1}, {-1, -1}, 0};
+	struct sp_one oa = {&s, 0}, ob = {&s, 1};
+	r = wse_stream_credit(d, WSE_EAST, 0, 2 * m);
+	CHECK(r == 0, "credit %s", wse_strerror(r));
+	r = wse_stream_in_async(d, &a, 1, 0, sp_cb, &oa, NULL);
+	CHECK(r == 0, "async stream in 1: %s", wse_strerror(r));
+	r = wse_stream_in_async(d, &b, 1, 0, sp_cb, &ob, NULL);
+	CHECK(r == 0, "async stream in 2: %s", wse_strerror(r));
+	unsigned have = take_out(d, 0, got, 2 * m);
+	for (long long end = now_ms() + 10000;
+	     __atomic_load_n(&s.n, __ATOMIC_SEQ_CST) < 2 && now_ms() < end;)
+		usleep(1000);
+	CHECK(s.n == 2 && !s.status[0] && !s.status[1] && s.seq[0] == 0 && s.seq[1] == 1,
+	      "async stream ins: %d done, status %d %d, order %d %d", s.n, s.status[0],
+	      s.status[1], s.seq[0], s.seq[1]);
+	CHECK(have == 2 * m && !memcmp(got, wv, 2 * m * 8),
+	      "async stream ins: %u of %u wavelets, or out of order", have, 2 * m);
+	free(wv);
+	free(got);
 }
 
 static void test_info_mem_stream(void)
@@ -186,6 +304,7 @@ static void test_info_mem_stream(void)
 		CHECK(have != n || !memcmp(got, wv + y * n, n * 8), "row %u: wavelets differ", y);
 	}
 	free(wv);
+	stream_packets(d, color);
 	/* Router counters: the east output of every tile forwarded n. */
 	for (unsigned t = 0; t < cols * rows; t++) {
 		uint32_t v[15];

@@ -27,7 +27,9 @@ run.checkpoint_steps = 2
 run.eval_examples = 16
 EOP
 N=4
-sims() { pgrep -f "wsemu-sim --board" | wc -l; }
+# simulators of this build only (others may run beside the test)
+simdir=$(dirname "$(dirname "$WSEMU_SIM")")
+sims() { pgrep -f "^$simdir/[^ ]*wsemu-sim --board" | wc -l; }
 before=$(sims)
 
 echo "--- uninterrupted run, $N steps"

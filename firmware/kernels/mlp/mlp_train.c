@@ -28,6 +28,15 @@ struct wse_mlp_params wse_mlp_params __attribute__((section(".data.wse_mlp_param
 #define OP(op, bmode) wse_vop(WSE_VOP(op, 0, 1, 2, bmode))
 
 static uint32_t R, C, r, c, Tc;
+static uint32_t *prof; /* profiling run: P.prof */
+static int detail;     /* WSE_MLP_MODE_DETAIL */
+
+/* Profiling: the engine drained, the cycle count. */
+static uint32_t mark(void)
+{
+	wse_vwait();
+	return wse_cycles();
+}
 
 /* dst[0..n) = +0 */
 static void vzero(uint32_t dst, uint32_t n)
@@ -127,15 +136,25 @@ static void forward(uint32_t l)
 	uint32_t ai = wse_mlp_count(ni, r, R);
 	int hidden = l + 1 < P.nlayers;
 
+	uint32_t t = detail ? mark() : 0, t1 = 0;
+
 	for (uint32_t o = 0; o < no; o++) {
 		uint32_t owner = o % R, out = P.act[l + 1] + 4 * (o / R) * Tc;
 
 		stream_fmacs(P.act[l], ai);
+		if (detail) {
+			t1 = mark();
+			prof[WSE_MLP_PROF_FWD_FMACS(l)] += t1 - t;
+		}
 		column_reduce(owner, out, 1);
 		if (hidden && r == owner) {
 			MEM(0, out, Tc, 1, 1, 0);
 			MEM(1, out, Tc, 1, 1, 0);
 			OP(WSE_V_RELU, WSE_B_VEC);
+		}
+		if (detail) {
+			t = mark();
+			prof[WSE_MLP_PROF_FWD_RED(l)] += t - t1;
 		}
 	}
 }
@@ -305,9 +324,19 @@ static void backward_inputs(uint32_t l, uint32_t dz, uint32_t dz_in)
 	uint32_t ni = P.dims[l], no = P.dims[l + 1];
 	uint32_t ao = wse_mlp_count(no, r, R), ai = wse_mlp_count(ni, r, R);
 
+	uint32_t t = detail ? mark() : 0, t1 = 0;
+
 	for (uint32_t i = 0; i < ni; i++) {
 		stream_fmacs(dz, ao);
+		if (detail) {
+			t1 = mark();
+			prof[WSE_MLP_PROF_BWI_FMACS(l)] += t1 - t;
+		}
 		column_reduce(i % R, dz_in + 4 * (i / R) * Tc, 0);
+		if (detail) {
+			t = mark();
+			prof[WSE_MLP_PROF_BWI_RED(l)] += t - t1;
+		}
 	}
 	wse_vwait();
 	float *d = F(dz_in);
@@ -326,6 +355,10 @@ static int __attribute__((noinline)) pass(void)
 	r = P.y;
 	c = P.x;
 	Tc = P.tc;
+	prof = P.prof ? (uint32_t *)(uintptr_t)P.prof : 0;
+	detail = prof && (P.mode & WSE_MLP_MODE_DETAIL);
+	for (uint32_t k = 0; prof && k < WSE_MLP_PROF_WORDS; k++)
+		prof[k] = 0;
 
 	uint32_t nz = Tc;
 	for (uint32_t l = 0; l <= P.nlayers; l++)
@@ -335,29 +368,68 @@ static int __attribute__((noinline)) pass(void)
 	for (uint32_t k = 0; k < nz; k++)
 		zeros[k] = 0.0f;
 
+	uint32_t tp = wse_cycles(), tn;
+
 	load_batch();
 	wse_vwait();
 	uint32_t t0 = wse_cycles();
-	for (uint32_t l = 0; l < P.nlayers; l++)
+	if (prof)
+		prof[WSE_MLP_PROF_LOAD] = t0 - tp;
+	tp = t0;
+	for (uint32_t l = 0; l < P.nlayers; l++) {
 		forward(l);
+		if (prof) {
+			tn = mark();
+			prof[WSE_MLP_PROF_FWD(l)] = tn - tp;
+			tp = tn;
+		}
+	}
 	wse_vwait();
 	uint32_t gemm = wse_cycles() - t0;
 	softmax();
 	t0 = wse_cycles();
-	if (P.mode == WSE_MLP_MODE_TRAIN) {
+	if (prof)
+		prof[WSE_MLP_PROF_SOFTMAX] = t0 - tp;
+	tp = t0;
+	if ((P.mode & 0xffu) == WSE_MLP_MODE_TRAIN) {
 		uint32_t cur = 0;
 
 		for (uint32_t l = P.nlayers; l-- > 0;) {
 			backward_weights(l, P.delta[cur]);
+			if (prof) {
+				tn = mark();
+				prof[WSE_MLP_PROF_BWW(l)] = tn - tp;
+				tp = tn;
+			}
 			if (l > 0) {
 				backward_inputs(l, P.delta[cur], P.delta[cur ^ 1]);
 				cur ^= 1;
+				if (prof) {
+					tn = mark();
+					prof[WSE_MLP_PROF_BWI(l)] = tn - tp;
+					tp = tn;
+				}
 			}
 		}
 	}
 	wse_vwait();
 	P.cycles = wse_cycles();
 	P.gemm_cycles = gemm + (P.cycles - t0);
+	if (prof) {
+		/* layer 0's forward FMACS once more (into part, scratch), the
+		 * weights from memory: the engine's own rate on that shape */
+		uint32_t k = wse_mlp_count(P.dims[0], r, R);
+
+		if (k) {
+			tn = wse_cycles();
+			MEM(0, P.part, Tc, 1, k, 0);
+			MEM(1, P.act[0], Tc, 1, k, Tc);
+			MEM(2, P.zeros, 1, 0, k, 1);
+			OP(WSE_V_FMACS, WSE_B_PERPASS);
+			prof[WSE_MLP_PROF_LOCAL] = mark() - tn;
+			prof[WSE_MLP_PROF_LOCAL_ELEMS] = k * Tc;
+		}
+	}
 	return 0;
 }
 
