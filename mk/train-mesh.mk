@@ -69,17 +69,31 @@ $(TM_TEST): tests/train/test_train_mesh.c tests/train/tr_test.h include/wsemu/ws
 	@mkdir -p $(dir $@)
 	$(CC) $(TR_TCFLAGS) -o $@ $< $(HL_A) -lcmocka $(HL_LIBS)
 
-.PHONY: test-train-mesh
+# The runs are independent (each spawns its own simulator), so they go two
+# at a time, each run's output printed whole when it ends (make -O), the
+# longest first.
+TM_RUNS := tm-4x4-adam tm-4x4-passes tm-wsetrain tm-4x4-link tm-2x2-sgd tm-2x2-three
+.PHONY: test-train-mesh $(TM_RUNS)
 test-train-mesh: $(TM_TEST) $(DS_SIMS) $(HL_DIR)/wsetrain
+	@$(MAKE) --no-print-directory -j2 -O $(TM_RUNS)
+
+tm-4x4-passes:
 	@echo "--- mesh backend vs reference on sim-4x4"
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='test_*' $(TM_TEST)
+tm-4x4-adam:
+	@echo "--- 10 steps with AdamW through the API on sim-4x4"
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='api_steps_adam' $(TM_TEST)
+tm-4x4-link:
 	@echo "--- the same bits at another link bandwidth, with random link back-pressure"
 	$(TM_ENV) WSEMU_SIM_OPTS="--link-bytes-per-cycle 2 --link-stall 7" WSE_TEST_URI=sim:board=sim-4x4 \
 		TM_FILTER='test_64*' $(TM_TEST)
+tm-2x2-three:
 	@echo "--- mesh backend vs reference on sim-2x2"
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='test_three*' $(TM_TEST)
+tm-2x2-sgd:
+	@echo "--- 10 steps with SGD through the API on sim-2x2"
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='api_steps_sgd' $(TM_TEST)
+tm-wsetrain:
 	@echo "--- wsetrain on the mesh: kill and resume, bad inputs"
 	$(TM_ENV) WSETRAIN=$(abspath $(HL_DIR)/wsetrain) WORK=$(abspath $(TM_DIR))/wsetrain \
 		tests/train/test_wsetrain_mesh.sh

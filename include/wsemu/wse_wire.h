@@ -95,10 +95,13 @@ static inline int wse_wavelet_ctrl(wse_u64 w)
  * reports in INFO (at least WSE_PROTO_MIN_DEV_PAYLOAD); nothing on the wire
  * exceeds WSE_PROTO_MAX_PAYLOAD. A host keeps at most max_outstanding
  * (INFO, at least WSE_PROTO_MIN_OUTSTANDING) requests in flight, ABORT and
- * STREAM_CREDIT not counted. */
+ * STREAM_CREDIT not counted. Beside them, a device always receives an
+ * ABORT or STREAM_CREDIT of at most WSE_PROTO_CTL_PAYLOAD bytes
+ * (docs/protocol.md 3.5). */
 #define WSE_PROTO_MAX_PAYLOAD 65536u
 #define WSE_PROTO_MIN_DEV_PAYLOAD 4096u
 #define WSE_PROTO_MIN_OUTSTANDING 2u
+#define WSE_PROTO_CTL_PAYLOAD 64u
 #define WSE_BUILD_ID_BYTES 32
 
 /* Header flags. Requests carry 0. */

@@ -1,5 +1,6 @@
 // Host interface executor (docs/host-if.md, "Executor"): takes the verdicts
-// and payload words of hif_rx_frame, buffers up to two requests, executes
+// and payload words of hif_rx_frame, buffers up to two requests and one
+// small control request (ABORT or STREAM_CREDIT) beside them, executes
 // them one at a time against the mesh's management port and edge ports,
 // and answers through hif_tx_frame. Its event sender (hif_evt) sends
 // STREAM_OUT events against the host's credits and CONSOLE events with the
@@ -84,32 +85,59 @@ module hif_exec #(
   localparam int unsigned IW       = BW - 1;
   localparam int unsigned PW       = (NumPorts > 1) ? $clog2(NumPorts) : 1;
   localparam int unsigned CredW    = $clog2(VcDepth + 1);
+  // The control slot: an ABORT or STREAM_CREDIT of up to CtlWords payload
+  // words that arrives while both request slots are full.
+  localparam int unsigned CtlWords = hif_pkg::ProtoCtlPayload / 8;
+  localparam int unsigned CIW      = $clog2(CtlWords);
+  localparam logic [1:0]  CtlSlot  = 2'd2;
 
   localparam logic [2:0] EvtOk = 3'd0, EvtVersion = 3'd1, EvtLength = 3'd2,
                          EvtMalformed = 3'd3, EvtOpcode = 3'd4,
-                         EvtPayloadCrc = 3'd5, EvtDrop = 3'd6;
+                         EvtPayloadCrc = 3'd5, EvtDrop = 3'd6,
+                         EvtTagBusy = 3'd7;  // ours: the tag of a request in flight
 
   // ---------------------------------------------------------------------
-  // Request slots: two payload buffers with their header and verdict.
+  // Request slots: two payload buffers (slots 0 and 1) and the control
+  // slot (2), each with its header and verdict.
   // ---------------------------------------------------------------------
   logic [63:0] buf_q [2*BufWords];
-  logic [1:0]  full_q;
-  logic [2:0]  s_evt_q [2];
-  logic [7:0]  s_op_q [2];
-  logic [7:0]  s_major_q [2];
-  logic [7:0]  s_minor_q [2];
-  logic [31:0] s_tag_q [2];
-  logic [31:0] s_len_q [2];
+  logic [63:0] ctl_q [CtlWords];
+  logic [2:0]  full_q;
+  logic [2:0]  s_evt_q [3];
+  logic [7:0]  s_op_q [3];
+  logic [7:0]  s_major_q [3];
+  logic [7:0]  s_minor_q [3];
+  logic [31:0] s_tag_q [3];
+  logic [31:0] s_len_q [3];
 
-  logic        rd_q;          // oldest slot, executed next
-  logic        rx_busy_q, wr_lat_q, wr_sel;
+  logic        rd_q;          // oldest request slot, executed next
+  logic        rx_busy_q;
+  logic [1:0]  wr_lat_q, wr_sel, rx_pick;
   logic [IW-1:0] wr_idx_q;
-  logic        rx_pick;
 
-  // A new packet goes to the oldest slot when it is free (or when both are
-  // taken: it is freed first), else to the other one.
-  assign rx_pick = (full_q[rd_q] && !full_q[~rd_q]) ? ~rd_q : rd_q;
+  // A new packet goes to the oldest request slot when it is free, else to
+  // the other one, else to the control slot. A request slot is filled only
+  // after the older one (full_q[~rd_q] implies full_q[rd_q]), so that a
+  // control request that finds both taken still gets in
+  // (docs/protocol.md 3.5).
+  logic [1:0] rd_sl, rd_oth;     // the oldest request slot, the other one
+  assign rd_sl  = {1'b0, rd_q};
+  assign rd_oth = {1'b0, ~rd_q};
+  always_comb begin
+    if (!full_q[rd_sl])       rx_pick = rd_sl;
+    else if (!full_q[rd_oth]) rx_pick = rd_oth;
+    else                      rx_pick = CtlSlot;
+  end
   assign wr_sel  = rx_busy_q ? wr_lat_q : rx_pick;
+
+  // A request whose tag is that of a request in flight (in a slot, the
+  // executing one included) is answered BUSY (docs/protocol.md 3.5).
+  logic tag_in_flight;
+  always_comb begin
+    tag_in_flight = 1'b0;
+    for (int s = 0; s < 3; s++)
+      if (full_q[s] && s_tag_q[s] == hdr_tag_i) tag_in_flight = 1'b1;
+  end
   assign pl_ready_o  = !full_q[wr_sel];
   assign evt_ready_o = !full_q[wr_sel] || (evt_code_i == EvtDrop);
 
@@ -127,10 +155,12 @@ module hif_exec #(
   // Where payload words of a packet being sent come from.
   typedef enum logic [1:0] {SrcBuf, SrcInfo, SrcVer} src_e;
   // What follows a sent packet.
-  typedef enum logic {RetDone, RetSide} ret_e;
+  // RetSideQueued: an ABORT in the control slot ended the queued request in
+  // the other request slot; the stalled stream-in goes on.
+  typedef enum logic [1:0] {RetDone, RetSide, RetSideQueued} ret_e;
 
-  logic        cur_q;         // slot of the request being executed
-  logic        hs_q;          // slot parsed by the credit/abort handler
+  logic [1:0]  cur_q;         // slot of the request being executed
+  logic [1:0]  hs_q;          // slot parsed by the credit/abort handler
   logic        side_q;        // handler runs inside a stalled STREAM_IN
   logic [7:0]  op_q;
   logic [31:0] tag_q;
@@ -180,8 +210,9 @@ module hif_exec #(
   // Receive-side check of a STREAM_IN chunk list, per slot: the walk runs
   // as the payload words arrive, so execution starts injecting at once.
   logic [31:0]  ck_remain_q;     // wavelets left in the current chunk
-  logic         ck_err_q [2];    // the slot's chunk list is refused
-  logic [15:0]  ck_st_q [2];     // with this status
+  logic         ck_err_q [3];    // the slot's chunk list is refused
+  logic [15:0]  ck_st_q [3];     // with this status
+  logic         ctl_big_q;       // the control slot's payload did not fit
 
   // Response queue: one answer without payload (a STREAM_IN's, say) waits
   // here for the transmitter while the executor goes on with the next
@@ -247,20 +278,36 @@ module hif_exec #(
     vc_of = ColorVcMap[32'(color)*VcW +: VcW];
   endfunction
 
-  // Word k of slot s.
-  function automatic logic [BW-1:0] baddr(logic s, logic [IW:0] k);
+  // Word k of request slot s.
+  function automatic logic [BW-1:0] baddr(logic [1:0] s, logic [IW:0] k);
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [IW:0] kk;
+    logic [1:0]  ss;
+    /* verilator lint_on UNUSEDSIGNAL */
+    kk = k;
+    ss = s;
+    baddr = {ss[0], kk[IW-1:0]};
+  endfunction
+
+  // Word k of any slot (the control slot's words past CtlWords are never
+  // read: a longer payload is refused before it is walked).
+  function automatic logic [63:0] slot_word(logic [1:0] s, logic [IW:0] k);
     /* verilator lint_off UNUSEDSIGNAL */
     logic [IW:0] kk;
     /* verilator lint_on UNUSEDSIGNAL */
     kk = k;
-    baddr = {s, kk[IW-1:0]};
+    slot_word = (s == CtlSlot) ? ctl_q[kk[CIW-1:0]] : buf_q[baddr(s, k)];
   endfunction
+
+  // The other request slot.
+  logic [1:0] oth;
+  assign oth = {1'b0, ~cur_q[0]};
 
   // Current payload word of the handler / the executor.
   logic [63:0] w_cur, w_p, w_hs;
-  assign w_cur = buf_q[baddr(cur_q, '0)];
+  assign w_cur = slot_word(cur_q, '0);
   assign w_p   = buf_q[baddr(cur_q, p_q)];
-  assign w_hs  = buf_q[baddr(hs_q, p_q)];
+  assign w_hs  = slot_word(hs_q, p_q);
 
   // Tile access fields of the current request.
   logic [7:0]  a_x, a_y;
@@ -270,7 +317,11 @@ module hif_exec #(
   assign a_y     = w_cur[15:8];
   assign a_rsvd  = w_cur[31:16];
   assign a_addr  = w_cur[63:32];
-  assign a_count = buf_q[baddr(cur_q, 1)][31:0];
+  logic [63:0] w_cur1;
+  logic        unused_w_cur1;
+  assign w_cur1  = slot_word(cur_q, 1);
+  assign a_count = w_cur1[31:0];
+  assign unused_w_cur1 = ^w_cur1[63:32];
 
   logic a_all, a_in;
   assign a_all = (a_x == 8'hFF) && (a_y == 8'hFF);
@@ -299,7 +350,7 @@ module hif_exec #(
   always_comb begin
     src_word = '0;
     unique case (tx_src_q)
-      SrcBuf: src_word = buf_q[baddr(cur_q, tx_idx_q[IW:0])];
+      SrcBuf: src_word = buf_q[baddr(cur_q, tx_idx_q[IW:0])];  // never the control slot
       SrcInfo: begin
         unique case (tx_idx_q)
           14'd0: src_word = {32'(MaxPayload), 16'h0, 8'(hif_pkg::ProtoMinor),
@@ -313,7 +364,7 @@ module hif_exec #(
                               DtbRom[64*(32'(tx_idx_q) - 6) +: 64] : '0;
         endcase
       end
-      SrcVer: src_word = {32'h0, s_minor_q[cur_q], s_major_q[cur_q],
+      SrcVer: src_word = {32'h0, s_minor_q[hs_q], s_major_q[hs_q],
                           8'(hif_pkg::ProtoMinor), 8'(hif_pkg::ProtoMajor)};
       default: src_word = '0;
     endcase
@@ -396,11 +447,27 @@ module hif_exec #(
     si_stall = !si_done && !dsp_go && !(|ln_go);
   end
 
-  // The other slot holds a finished, intact STREAM_CREDIT or ABORT.
-  logic side_ready;
-  assign side_ready = full_q[~cur_q] && (s_evt_q[~cur_q] == EvtOk) &&
-      (s_op_q[~cur_q] == 8'(hif_pkg::OpStreamCredit) ||
-       s_op_q[~cur_q] == 8'(hif_pkg::OpAbort));
+  // Slot s holds a finished, intact STREAM_CREDIT or ABORT that fits.
+  function automatic logic ctl_ok(logic [1:0] s);
+    ctl_ok = full_q[s] && (s_evt_q[s] == EvtOk) && !(s == CtlSlot && ctl_big_q) &&
+             (s_op_q[s] == 8'(hif_pkg::OpStreamCredit) || s_op_q[s] == 8'(hif_pkg::OpAbort));
+  endfunction
+
+  // What a stalled stream-in serves meanwhile (side_sl): a control request
+  // in the other request slot (older), else whatever the control slot
+  // holds; anything there but a control request that fits is answered at
+  // once (BUSY, or the receiver's verdict), so the slot is free again.
+  logic       side_ready, side_ctl;
+  logic [1:0] side_sl;
+  logic [31:0] side_abort_tag;
+  assign side_sl        = ctl_ok(oth) ? oth : CtlSlot;
+  assign side_ready     = ctl_ok(oth) || full_q[CtlSlot];
+  assign side_ctl       = ctl_ok(side_sl);
+  logic [63:0] w_side;
+  assign w_side         = slot_word(side_sl, '0);
+  assign side_abort_tag = w_side[31:0];
+  logic unused_w_side;
+  assign unused_w_side = ^w_side[63:32];
 
   // Intake credit pulses.
   logic [CredW-1:0] icred_add [NumPorts][NumVc];
@@ -409,6 +476,19 @@ module hif_exec #(
       for (int v = 0; v < NumVc; v++)
         icred_add[p][v] = CredW'(in_credit_i[p*NumVc + v]);
   end
+
+  // The answer to a packet the receiver refused (or that reused a tag).
+  function automatic logic [15:0] refusal_st(logic [2:0] e);
+    unique case (e)
+      EvtVersion:    refusal_st = 16'(hif_pkg::StVersion);
+      EvtLength:     refusal_st = 16'(hif_pkg::StLength);
+      EvtMalformed:  refusal_st = 16'(hif_pkg::StMalformed);
+      EvtOpcode:     refusal_st = 16'(hif_pkg::StOpcode);
+      EvtPayloadCrc: refusal_st = 16'(hif_pkg::StPayloadCrc);
+      EvtTagBusy:    refusal_st = 16'(hif_pkg::StBusy);
+      default:       refusal_st = 16'(hif_pkg::StInternal);
+    endcase
+  endfunction
 
   // Saturating counter add.
   function automatic logic [31:0] sat_add(logic [31:0] a, logic [31:0] b);
@@ -436,15 +516,16 @@ module hif_exec #(
       full_q     <= '0;
       rd_q       <= 1'b0;
       rx_busy_q  <= 1'b0;
-      wr_lat_q   <= 1'b0;
+      wr_lat_q   <= '0;
       wr_idx_q   <= '0;
-      for (int s = 0; s < 2; s++) begin
+      ctl_big_q  <= 1'b0;
+      for (int s = 0; s < 3; s++) begin
         s_evt_q[s] <= EvtOk;  s_op_q[s] <= '0;  s_major_q[s] <= '0;
         s_minor_q[s] <= '0;   s_tag_q[s] <= '0; s_len_q[s] <= '0;
       end
       st_q       <= SIdle;
-      cur_q      <= 1'b0;
-      hs_q       <= 1'b0;
+      cur_q      <= '0;
+      hs_q       <= '0;
       side_q     <= 1'b0;
       op_q       <= '0;
       tag_q      <= '0;
@@ -471,14 +552,15 @@ module hif_exec #(
       cred_port_q  <= '0;
       cred_n_q     <= '0;
       ck_remain_q  <= '0;
-      for (int s = 0; s < 2; s++) begin
+      for (int s = 0; s < 3; s++) begin
         ck_err_q[s] <= 1'b0;
         ck_st_q[s]  <= '0;
       end
     end else begin
       // ---------------- receiver side ----------------
       if (pl_valid_i && pl_ready_o) begin
-        buf_q[{wr_sel, wr_idx_q}] <= pl_data_i;
+        if (wr_sel != CtlSlot) buf_q[{wr_sel[0], wr_idx_q}] <= pl_data_i;
+        else if (32'(wr_idx_q) < CtlWords) ctl_q[wr_idx_q[CIW-1:0]] <= pl_data_i;
         wr_idx_q  <= wr_idx_q + 1'b1;
         rx_busy_q <= 1'b1;
         wr_lat_q  <= wr_sel;
@@ -491,12 +573,13 @@ module hif_exec #(
         wr_idx_q  <= '0;
         if (evt_code_i != EvtDrop) begin
           full_q[wr_sel]    <= 1'b1;
-          s_evt_q[wr_sel]   <= evt_code_i;
+          s_evt_q[wr_sel]   <= (evt_code_i == EvtOk && tag_in_flight) ? EvtTagBusy : evt_code_i;
           s_op_q[wr_sel]    <= hdr_opcode_i;
           s_major_q[wr_sel] <= hdr_major_i;
           s_minor_q[wr_sel] <= hdr_minor_i;
           s_tag_q[wr_sel]   <= hdr_tag_i;
           s_len_q[wr_sel]   <= hdr_length_i;
+          if (wr_sel == CtlSlot) ctl_big_q <= hdr_length_i > 32'(CtlWords * 8);
           cnt_q[0] <= sat_add(cnt_q[0], 32'd1);
           if (evt_code_i == EvtPayloadCrc) cnt_q[3] <= sat_add(cnt_q[3], 32'd1);
         end
@@ -518,12 +601,14 @@ module hif_exec #(
       // ---------------- executor ----------------
       unique case (st_q)
         SIdle: begin
-          if (full_q[rd_q]) begin
-            cur_q  <= rd_q;
-            op_q   <= s_op_q[rd_q];
-            tag_q  <= s_tag_q[rd_q];
+          // The oldest request first; the control slot when both request
+          // slots are free (a request there overtakes, docs/protocol.md 3.5).
+          if (full_q[rd_sl] || full_q[CtlSlot]) begin
+            cur_q  <= full_q[rd_sl] ? rd_sl : CtlSlot;
+            op_q   <= full_q[rd_sl] ? s_op_q[rd_sl] : s_op_q[CtlSlot];
+            tag_q  <= full_q[rd_sl] ? s_tag_q[rd_sl] : s_tag_q[CtlSlot];
             side_q <= 1'b0;
-            hs_q   <= rd_q;
+            hs_q   <= full_q[rd_sl] ? rd_sl : CtlSlot;
             p_q    <= '0;
             err_q  <= 1'b0;
             st_q   <= SDispatch;
@@ -673,14 +758,14 @@ module hif_exec #(
               p_q <= (IW+1)'(32'(p_q) + 32'd1 + w_p[63:32]);
             end
           end else if (side_ready) begin
-            hs_q   <= ~cur_q;
+            hs_q   <= side_sl;
             side_q <= 1'b1;
-            p_q    <= p_q;
-            if (s_op_q[~cur_q] == 8'(hif_pkg::OpStreamCredit)) begin
+            // The walk pointer of the stream-in is kept in mg_i_q while
+            // the side request is served (RetSide* restores it).
+            mg_i_q <= 32'(p_q);
+            if (side_ctl && s_op_q[side_sl] == 8'(hif_pkg::OpStreamCredit)) begin
               st_q <= SCrChk;
-              // The walk pointer of the stream-in is kept in mg_i_q.
-              mg_i_q  <= 32'(p_q);
-              nw_q    <= nwords(s_len_q[~cur_q]);
+              nw_q    <= nwords(s_len_q[side_sl]);
               p_q     <= '0;
               err_q   <= 1'b0;
             end
@@ -731,11 +816,13 @@ module hif_exec #(
           unique case (tx_ret_q)
             RetDone: begin
               full_q[cur_q] <= 1'b0;
-              rd_q <= ~cur_q;
+              if (cur_q != CtlSlot) rd_q <= ~cur_q[0];
               st_q <= SIdle;
             end
-            RetSide: begin
-              full_q[hs_q] <= 1'b0;
+            RetSide, RetSideQueued: begin
+              // RetSideQueued frees the request slot whose request the ABORT
+              // ended; the ABORT stays, to be answered OK next.
+              full_q[(tx_ret_q == RetSide) ? hs_q : oth] <= 1'b0;
               side_q <= 1'b0;
               hs_q   <= cur_q;
               nw_q   <= nwords(s_len_q[cur_q]);
@@ -833,12 +920,12 @@ module hif_exec #(
             stx_len = 32'd4;
             stx_src = SrcVer;
           end
-          EvtLength:     stx_st = 16'(hif_pkg::StLength);
-          EvtMalformed:  stx_st = 16'(hif_pkg::StMalformed);
-          EvtOpcode:     stx_st = 16'(hif_pkg::StOpcode);
-          EvtPayloadCrc: stx_st = 16'(hif_pkg::StPayloadCrc);
           EvtOk: begin
-            if (p_q == '1) begin
+            if (cur_q == CtlSlot && !ctl_ok(CtlSlot)) begin
+              // More requests than max_outstanding, or a control request
+              // longer than the control slot.
+              stx_st = 16'(hif_pkg::StBusy);
+            end else if (p_q == '1) begin
               // A management sequence finished without error.
               if (acc_rd) stx_len = mg_n_q << 2;
               if (op_q == 8'(hif_pkg::OpPerfRead)) stx_len = 32'd4 + (mg_n_q << 2);
@@ -925,7 +1012,7 @@ module hif_exec #(
               endcase
             end
           end
-          default: stx_st = 16'(hif_pkg::StInternal);
+          default: stx_st = refusal_st(s_evt_q[cur_q]);
         endcase
         if (stx_st != 16'(hif_pkg::StOk) && stx_st != 16'(hif_pkg::StVersion) &&
             !(p_q == '1 && s_evt_q[cur_q] == EvtOk)) begin
@@ -937,20 +1024,37 @@ module hif_exec #(
       SSiRun: begin
         if (si_done) begin
           start_tx = 1'b1;
-        end else if (si_stall) begin
-          if (side_ready && s_op_q[~cur_q] == 8'(hif_pkg::OpAbort)) begin
-            // ABORT of this stream-in: answer it ABORTED first.
+        end else if (si_stall && side_ready) begin
+          stx_op  = s_op_q[side_sl];
+          stx_tag = s_tag_q[side_sl];
+          stx_ret = RetSide;
+          if (!side_ctl) begin
+            // The control slot holds something else: answer it now.
             start_tx = 1'b1;
-            stx_op   = s_op_q[~cur_q];
-            stx_tag  = s_tag_q[~cur_q];
-            stx_ret  = RetSide;
-            if (s_len_q[~cur_q] != 4) stx_st = 16'(hif_pkg::StMalformed);
-            else if (buf_q[baddr(~cur_q, '0)][31:0] == tag_q) begin
+            stx_st = (s_evt_q[side_sl] == EvtOk) ? 16'(hif_pkg::StBusy) :
+                                                   refusal_st(s_evt_q[side_sl]);
+            if (s_evt_q[side_sl] == EvtVersion) begin
+              stx_len = 32'd4;
+              stx_src = SrcVer;
+            end
+          end else if (s_op_q[side_sl] == 8'(hif_pkg::OpAbort)) begin
+            start_tx = 1'b1;
+            if (s_len_q[side_sl] != 4) stx_st = 16'(hif_pkg::StMalformed);
+            else if (side_abort_tag == tag_q) begin
+              // ABORT of this stream-in: answer it ABORTED first.
               stx_op  = op_q;
               stx_tag = tag_q;
               stx_st  = 16'(hif_pkg::StAborted);
               stx_ret = RetDone;
-            end else stx_st = 16'(hif_pkg::StNotFound);
+            end else if (side_sl == CtlSlot && full_q[oth] && side_abort_tag == s_tag_q[oth]) begin
+              // ABORT of the request queued behind it: that one never runs.
+              stx_op  = s_op_q[oth];
+              stx_tag = s_tag_q[oth];
+              stx_st  = 16'(hif_pkg::StAborted);
+              stx_ret = RetSideQueued;
+            end else begin
+              stx_st = abort_ok_q ? 16'(hif_pkg::StOk) : 16'(hif_pkg::StNotFound);
+            end
           end
         end
       end
@@ -978,14 +1082,18 @@ module hif_exec #(
     endcase
   end
 
-  // The ABORT that ended a stream-in is answered OK after the ABORTED
-  // response: when a stream-in ends with ABORTED, the other slot holds the
-  // ABORT, which the idle loop then executes. It finds no request in
-  // flight, so it would say NOT_FOUND; abort_ok_q makes it answer OK.
+  // The ABORT that ended a request is answered OK after the ABORTED
+  // response: the ABORT is still in its slot, and is answered later (by
+  // the idle loop, or beside the next stalled stream-in). It finds no
+  // request in flight, so it would say NOT_FOUND; abort_ok_q makes it
+  // answer OK. Cleared when an ABORT is answered.
+  logic abort_answered;
+  assign abort_answered = start_tx && stx_op == 8'(hif_pkg::OpAbort) &&
+                          (st_q == SDispatch || st_q == SSiRun);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) abort_ok_q <= 1'b0;
     else if (st_q == SSiRun && start_tx && stx_st == 16'(hif_pkg::StAborted)) abort_ok_q <= 1'b1;
-    else if (st_q == SDispatch && start_tx) abort_ok_q <= 1'b0;
+    else if (abort_answered) abort_ok_q <= 1'b0;
   end
 
   // ---------------------------------------------------------------------
@@ -995,6 +1103,14 @@ module hif_exec #(
   `ASSERT(NoRspWithoutReq, mgmt_rsp_valid_i |-> st_q == SMgmtRsp)
   `ASSERT(InjectOnlyInSi, in_valid_q != '0 |-> $past(st_q) == SSiRun)
   `ASSERT(RxWriteFreeSlot, pl_valid_i && pl_ready_o |-> !full_q[wr_sel])
+  // The control slot only holds requests answered without management
+  // accesses, injection or payload from the slot.
+  `ASSERT(CtlSlotNoExec, st_q == SMgmtReq || st_q == SMgmtRsp || st_q == SSiRun |->
+                         cur_q != CtlSlot)
+  `ASSERT(CtlSlotNoPayload, st_q == STxPl && tx_src_q == SrcBuf |-> cur_q != CtlSlot)
+  `ASSERT(SlotIndexInRange, cur_q != 2'd3 && hs_q != 2'd3 && wr_sel != 2'd3)
+  // A request slot is filled only after the older one.
+  `ASSERT(OlderSlotFirst, full_q[rd_oth] |-> full_q[rd_sl])
   `ASSERT_KNOWN(CmdValidKnown, cmd_valid_o)
   `ASSERT_KNOWN(TxValidKnown, tx_valid_o)
   `ASSERT_KNOWN(MgmtValidKnown, mgmt_req_valid_o)

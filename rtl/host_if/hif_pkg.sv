@@ -27,6 +27,7 @@ package hif_pkg;
   localparam int unsigned ProtoMaxPayload        = 32'h00010000;  // WSE_PROTO_MAX_PAYLOAD
   localparam int unsigned ProtoMinDevPayload     = 4096;  // WSE_PROTO_MIN_DEV_PAYLOAD
   localparam int unsigned ProtoMinOutstanding    = 2;  // WSE_PROTO_MIN_OUTSTANDING
+  localparam int unsigned ProtoCtlPayload        = 64;  // WSE_PROTO_CTL_PAYLOAD
   localparam int unsigned BuildIdBytes           = 32;  // WSE_BUILD_ID_BYTES
   localparam int unsigned FlagResponse           = 1;  // WSE_FLAG_RESPONSE
   localparam int unsigned FlagEvent              = 2;  // WSE_FLAG_EVENT

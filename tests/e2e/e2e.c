@@ -7,7 +7,9 @@
  * Runs: info (DTB parsed, mesh size), memory write/read on every tile,
  * route + stream-in at the west edge and stream-out at the east edge of
  * every row (one packet, then calls and asynchronous transfers of many
- * packets, order and content checked), out-of-range requests, MUTATIONS mutated requests through the
+ * packets, order and content checked), control requests that must get
+ * through while two stream-ins wait for the mesh (a STREAM_CREDIT, an
+ * ABORT of an unknown tag, the ABORTs of a cancelled transfer), out-of-range requests, MUTATIONS mutated requests through the
  * executor (raw socket) with the device still answering PING after, and a
  * simulator killed under an open device. Exit 0 when all pass.
  */
@@ -27,6 +29,7 @@
 #include <unistd.h>
 
 #include "codec.h"
+#include "transport.h"
 #include "wsehost.h"
 #include "wsemu/wse_wire.h"
 
@@ -200,6 +203,106 @@ static void stream_packets(wse_device *d, unsigned color)
 	free(got);
 }
 
+/* Wait until the link has carried k more packets than at st0, then give
+ * the device time to receive them (they are on the link). */
+static void wait_sent(wse_device *d, const struct wse_link_stats *st0, unsigned k)
+{
+	struct wse_link_stats st = {.size = sizeof(st)};
+	for (long long end = now_ms() + 20000; now_ms() < end; usleep(2000)) {
+		wse_get_link_stats(d, &st);
+		if (st.tx_packets >= st0->tx_packets + k)
+			break;
+	}
+	usleep(1500 * 1000);
+}
+
+/* Control requests behind two stream-ins that wait for the mesh. No
+ * stream-out credits on row 0's east outlet: a stream of 1,500 wavelets
+ * fills the outlet buffer and the row, its first packet stalls in the
+ * executor, its second waits in the other request slot, and the device's
+ * control slot must still take (docs/protocol.md 3.5):
+ *   - an ABORT of a tag nobody uses (NOT_FOUND; the stalled stream-in
+ *     goes on where it was),
+ *   - the STREAM_CREDIT that unblocks it: every wavelet arrives once, in
+ *     order;
+ * then, blocked again, the ABORTs of a cancelled transfer: its packets
+ * end (the queued one without running), the device answers a PING, and
+ * what did enter the mesh is a prefix of the stream. */
+static void control_behind_blocked(wse_device *d, unsigned color)
+{
+	enum { M = 1500 };
+	uint64_t *wv = calloc(M, 8), *got = calloc(M, 8);
+	for (unsigned i = 0; i < M; i++)
+		wv[i] = wse_wavelet(0xC0000000u | i, color, 0);
+	struct wse_stream_chunk c = {WSE_WEST, 0, wv, M};
+	struct sp_done s = {{1, 1}, {-1, -1}, 0};
+	struct sp_one o = {&s, 0};
+	struct wse_link_stats st0 = {.size = sizeof(st0)};
+
+	wse_get_link_stats(d, &st0);
+	int r = wse_stream_in_async(d, &c, 1, 0, sp_cb, &o, NULL);
+	CHECK(r == 0, "blocked stream in: %s", wse_strerror(r));
+	wait_sent(d, &st0, 2);
+	CHECK(__atomic_load_n(&s.n, __ATOMIC_SEQ_CST) == 0, "stream-in done without credits");
+	uint8_t bogus[4];
+	wse_put_le32(bogus, 0x7FFFFFF0u);
+	long long t0 = now_ms();
+	r = wse_request(d, WSE_OP_ABORT, bogus, 4, NULL, 0);
+	CHECK(r == WSE_ERROR_NOT_FOUND, "ABORT of an unknown tag behind two stream-ins: %s",
+	      wse_strerror(r));
+	r = wse_stream_credit(d, WSE_EAST, 0, M);
+	CHECK(r == 0, "credit behind two stream-ins: %s (%lld ms)", wse_strerror(r), now_ms() - t0);
+	unsigned have = take_out(d, 0, got, M);
+	CHECK(have == M, "after the credit: %u of %u wavelets out", have, M);
+	for (unsigned i = 0; i < have; i++)
+		if (got[i] != wv[i]) {
+			CHECK(0, "after the credit: wavelet %u is %llx, not %llx", i,
+			      (unsigned long long)got[i], (unsigned long long)wv[i]);
+			break;
+		}
+	for (long long end = now_ms() + 10000;
+	     __atomic_load_n(&s.n, __ATOMIC_SEQ_CST) < 1 && now_ms() < end;)
+		usleep(1000);
+	CHECK(s.n == 1 && s.status[0] == 0, "unblocked stream-in: %d done, status %d", s.n,
+	      s.status[0]);
+
+	/* Blocked again, then cancelled. */
+	wse_transfer *x = NULL;
+	s = (struct sp_done){{1, 1}, {-1, -1}, 0};
+	wse_get_link_stats(d, &st0);
+	r = wse_stream_in_async(d, &c, 1, 0, sp_cb, &o, &x);
+	CHECK(r == 0, "blocked stream in: %s", wse_strerror(r));
+	wait_sent(d, &st0, 2);
+	r = wse_transfer_cancel(x);
+	CHECK(r == 0, "cancel: %s", wse_strerror(r));
+	for (long long end = now_ms() + 10000;
+	     __atomic_load_n(&s.n, __ATOMIC_SEQ_CST) < 1 && now_ms() < end;)
+		usleep(1000);
+	CHECK(s.n == 1 && s.status[0] == WSE_ERROR_ABORTED, "cancelled: status %d", s.status[0]);
+	t0 = now_ms();
+	r = wse_ping(d, "after abort", 11);
+	CHECK(r == 0, "ping after a cancelled blocked stream-in: %s (%lld ms)", wse_strerror(r),
+	      now_ms() - t0);
+	struct wse_link_stats st1 = {.size = sizeof(st1)};
+	wse_get_link_stats(d, &st1);
+	CHECK(st1.timeouts == st0.timeouts, "%llu time-outs", (unsigned long long)(st1.timeouts - st0.timeouts));
+	/* Drain what entered the mesh: less than the stream, a prefix of it. */
+	r = wse_stream_credit(d, WSE_EAST, 0, M);
+	CHECK(r == 0, "credit %s", wse_strerror(r));
+	have = 0;
+	for (;;) {
+		int k = wse_stream_out(d, WSE_EAST, 0, got + have, M - have, 2000);
+		if (k <= 0)
+			break;
+		have += (unsigned)k;
+	}
+	CHECK(have > 0 && have < M && !memcmp(got, wv, (size_t)have * 8),
+	      "cancelled stream-in: %u wavelets out, not a prefix", have);
+	wse_transfer_free(x);
+	free(wv);
+	free(got);
+}
+
 static void test_info_mem_stream(void)
 {
 	wse_device *d;
@@ -299,6 +402,7 @@ static void test_info_mem_stream(void)
 	}
 	free(wv);
 	stream_packets(d, color);
+	control_behind_blocked(d, color);
 	/* Router counters: the east output of every tile forwarded n. */
 	for (unsigned t = 0; t < cols * rows; t++) {
 		uint32_t v[15];
@@ -360,8 +464,9 @@ static int sendall(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* Read until a response with this tag (events skipped); 1 found, 0 time-out. */
-static int await(int fd, struct wse_rx *rx, uint32_t tag, int ms, uint16_t *status)
+/* Read until a response with this tag and, unless op is 0, this opcode
+ * (events and other responses skipped); 1 found, 0 time-out. */
+static int await(int fd, struct wse_rx *rx, uint32_t tag, uint8_t op, int ms, uint16_t *status)
 {
 	long long end = now_ms() + ms;
 	for (;;) {
@@ -373,7 +478,7 @@ static int await(int fd, struct wse_rx *rx, uint32_t tag, int ms, uint16_t *stat
 			 * which the host's decoder reports as BAD_OPCODE with the
 			 * intact header: it is still the answer. */
 			if ((r == 1 || r == WSE_ERROR_BAD_OPCODE) && (p.flags & WSE_FLAG_RESPONSE) &&
-			    p.tag == tag) {
+			    p.tag == tag && (!op || p.opcode == op)) {
 				*status = p.status;
 				return 1;
 			}
@@ -398,6 +503,55 @@ static const uint8_t ops[] = {WSE_OP_INFO, WSE_OP_PING, WSE_OP_ABORT, WSE_OP_HAL
 			      WSE_OP_ROUTE_READ, WSE_OP_REG_READ, WSE_OP_STREAM_IN, WSE_OP_STREAM_CREDIT,
 			      WSE_OP_PERF_READ, WSE_OP_FLASH_READ, WSE_OP_STREAM_OUT, WSE_OP_CONSOLE,
 			      0x7F, WSE_OP_RESET};
+
+/* Append a request to a burst buffer; returns the new length. */
+static size_t burst_add(uint8_t *b, size_t at, uint8_t op, uint32_t tag, const void *pl,
+			uint32_t len)
+{
+	struct wse_pkt p = {.major = WSE_PROTO_MAJOR, .minor = WSE_PROTO_MINOR, .opcode = op,
+			    .tag = tag, .length = len};
+	int n = wse_pkt_encode(b + at, 8192, &p, pl);
+	CHECK(n > 0, "encode");
+	return at + (n > 0 ? (size_t)n : 0);
+}
+
+/* BUSY (docs/protocol.md 3.5), requests sent in one burst behind a read
+ * of 1,024 words (thousands of management cycles):
+ *   - a PING reusing the read's tag while the read is in flight;
+ *   - a third ordinary request beside two in flight (max_outstanding 2):
+ *     it lands in the control slot and is refused; the two reads are
+ *     answered OK with their data. */
+static void test_busy(int fd, struct wse_rx *rx)
+{
+	static uint8_t b[3 * 8192];
+	uint8_t rd[12] = {0, 0, 0, 0};
+	uint32_t a = 0x80100000u, c = 1024;
+	memcpy(rd + 4, &a, 4);
+	memcpy(rd + 8, &c, 4);
+	uint16_t st1 = 1, st2 = 0;
+	size_t n = burst_add(b, 0, WSE_OP_MEM_READ, 0x100, rd, 12);
+	n = burst_add(b, n, WSE_OP_PING, 0x100, "same tag", 8);
+	CHECK(!sendall(fd, b, n), "send");
+	int ok1 = await(fd, rx, 0x100, WSE_OP_MEM_READ, 20000, &st1);
+	int ok2 = await(fd, rx, 0x100, WSE_OP_PING, 20000, &st2);
+	CHECK(ok1 && st1 == WSE_ST_OK, "read before a reused tag: %d status %u", ok1, st1);
+	CHECK(ok2 && st2 == WSE_ST_BUSY, "reused tag: %d status %u (not BUSY)", ok2, st2);
+
+	/* Answers in request order here (the reads do not wait for the mesh,
+	 * so the executor gets to the control slot after them). */
+	uint16_t s[3] = {1, 1, 0};
+	n = burst_add(b, 0, WSE_OP_MEM_READ, 0x201, rd, 12);
+	n = burst_add(b, n, WSE_OP_MEM_READ, 0x202, rd, 12);
+	n = burst_add(b, n, WSE_OP_PING, 0x203, "third", 5);
+	CHECK(!sendall(fd, b, n), "send");
+	for (int i = 0; i < 2; i++) {
+		int ok = await(fd, rx, 0x201 + (uint32_t)i, 0, 20000, &s[i]);
+		CHECK(ok && s[i] == WSE_ST_OK, "read %d beside an excess request: %d status %u", i, ok,
+		      s[i]);
+	}
+	int ok = await(fd, rx, 0x203, 0, 20000, &s[2]);
+	CHECK(ok && s[2] == WSE_ST_BUSY, "third request in flight: %d status %u (not BUSY)", ok, s[2]);
+}
 
 static void test_mutations(unsigned count)
 {
@@ -474,7 +628,7 @@ static void test_mutations(unsigned count)
 			break;
 		}
 		uint16_t st = 0;
-		int ok = await(fd, &rx, tag, 10000, &st);
+		int ok = await(fd, &rx, tag, 0, 10000, &st);
 		CHECK(ok, "packet %u (op %02x len %u) not answered", i, p.opcode, len);
 		answered++;
 		refused += st != 0;
@@ -485,8 +639,9 @@ static void test_mutations(unsigned count)
 	int n = wse_pkt_encode(fr, sizeof(fr), &p, "ping");
 	sendall(fd, fr, (size_t)n);
 	uint16_t st = 1;
-	int ok = await(fd, &rx, 0x7FFFFFFF, 10000, &st);
+	int ok = await(fd, &rx, 0x7FFFFFFF, 0, 10000, &st);
 	CHECK(ok && st == 0, "ping after mutations");
+	test_busy(fd, &rx);
 	printf("e2e: %u mutated requests: %u answered (%u refused), %u damaged frames, "
 	       "%.1f s\n", count, answered, refused, garbage, (now_ms() - t0) / 1000.0);
 	close(fd);
