@@ -42,6 +42,15 @@ synth-host-if: | deps
 	  $(HIF_PKG) $(HIF_EVT); chparam -set NumCols 2 -set NumRows 2 -set OutDepth 32 hif_evt; \
 	  synth -top hif_evt; tee -q -o $(HIF_DIR)/synth/hif_evt.stat stat"
 	@echo "synth-host-if: hif_evt (2x2, OutDepth 32): $$(grep -E 'Number of cells' $(HIF_DIR)/synth/hif_evt.stat | tail -1 | tr -s ' ')"
+	@# The executor at a small size as well (2 x 2 mesh, 256-byte slots,
+	@# 32-wavelet outlets; its slots are flip-flops too): about 7 CPU
+	@# minutes. -defer: elaborated once, with these parameters.
+	@yosys -q -l $(HIF_DIR)/synth/hif_exec.log -p "read_verilog -defer -sv -DSYNTHESIS -Irtl/prim \
+	  $(HIF_PKG) $(HIF_EVT) rtl/host_if/hif_exec.sv; \
+	  chparam -set NumCols 2 -set NumRows 2 -set OutDepth 32 -set MaxPayload 256 hif_exec; \
+	  hierarchy -top hif_exec; synth -top hif_exec; check -assert; \
+	  tee -q -o $(HIF_DIR)/synth/hif_exec.stat stat"
+	@echo "synth-host-if: hif_exec (2x2, MaxPayload 256, OutDepth 32): $$(grep -E 'Number of cells' $(HIF_DIR)/synth/hif_exec.stat | tail -1 | tr -s ' ')"
 
 $(HIF_DIR)/rx/tb_rx_frame: tests/host_if/tb_rx_frame.cpp $(HIF_PKG) $(HIF_RX) $(HIF_HLA) rtl/prim/prim_assert.svh | deps
 	@mkdir -p $(dir $@)

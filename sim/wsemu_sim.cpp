@@ -2,7 +2,8 @@
 // .dts) serving the link protocol on a Unix socket. docs/wsemu-sim.md.
 //
 //   wsemu-sim --board NAME --socket PATH [--trace FILE.fst]
-//             [--max-cycles N] [--fault link:X,Y,DIR | --fault dmem:X,Y,ADDR,BIT[,V]]...
+//             [--max-cycles N]
+//             [--fault link:X,Y,DIR | --fault dmem:X,Y,ADDR,BIT[,V] | --fault mgmt:X,Y]...
 //             [--quiet]
 //
 // Options are also taken from $WSEMU_SIM_OPTS (before the command line's),
@@ -90,12 +91,16 @@ struct CutLink {
 };
 std::vector<CutLink> cut_links;
 
+std::vector<uint8_t *> lost_tbus;  // management nodes' busy_q, kept at 0
+
 [[noreturn]] void fault_error(const std::string &spec, const std::string &why)
 {
 	fprintf(stderr, "wsemu-sim: --fault %s: %s\n", spec.c_str(), why.c_str());
 	fprintf(stderr, "wsemu-sim: fault forms: link:X,Y,DIR (DIR = N, E, S or W: cut the output "
 			"of tile (X,Y) towards DIR), dmem:X,Y,ADDR,BIT[,0|1] (DMEM word at core "
-			"address ADDR of tile (X,Y): bit BIT stuck at 1, or at 0)\n");
+			"address ADDR of tile (X,Y): bit BIT stuck at 1, or at 0), mgmt:X,Y (the "
+			"management node of tile (X,Y) never completes a tile-side bus access: DMEM, "
+			"IMEM, CSR)\n");
 	exit(3);
 }
 
@@ -128,16 +133,29 @@ uint32_t number(const std::string &spec, const std::string &what, const std::str
 void add_fault(const std::string &spec)
 {
 	size_t colon = spec.find(':');
-	if (colon == std::string::npos) fault_error(spec, "missing 'link:' or 'dmem:'");
+	if (colon == std::string::npos) fault_error(spec, "missing 'link:', 'dmem:' or 'mgmt:'");
 	std::string kind = spec.substr(0, colon);
 	std::vector<std::string> f = fields(spec, spec.substr(colon + 1));
-	if (kind != "link" && kind != "dmem") fault_error(spec, "unknown fault kind '" + kind + "'");
-	if (f.size() < 3) fault_error(spec, "too few fields");
+	if (kind != "link" && kind != "dmem" && kind != "mgmt")
+		fault_error(spec, "unknown fault kind '" + kind + "'");
+	if (f.size() < (kind == "mgmt" ? 2u : 3u)) fault_error(spec, "too few fields");
 	uint32_t x = number(spec, "X", f[0], WSE_CFG_NUM_COLS - 1);
 	uint32_t y = number(spec, "Y", f[1], WSE_CFG_NUM_ROWS - 1);
 	unsigned t = y * WSE_CFG_NUM_COLS + x;
 	char where[64];
 	snprintf(where, sizeof(where), "tile (%u,%u)", x, y);
+	if (kind == "mgmt") {
+		if (f.size() != 2) fault_error(spec, "mgmt takes X,Y");
+		char scope[128];
+		snprintf(scope, sizeof(scope), "TOP.wse_top.u_mesh.g_row[%u].g_col[%u].u_tile.u_fabric.u_mgmt",
+			 y, x);
+		const VerilatedScope *sc = Verilated::scopeFind(scope);
+		VerilatedVar *v = sc ? sc->varFind("busy_q") : nullptr;
+		if (!v || v->vltype() != VLVT_UINT8)
+			fault_error(spec, std::string("this model has no management hook at ") + scope);
+		lost_tbus.push_back((uint8_t *)v->datap());
+		return;
+	}
 	if (kind == "link") {
 		if (f.size() != 3) fault_error(spec, "link takes X,Y,DIR");
 		std::string d = f[2];
@@ -187,9 +205,13 @@ void add_fault(const std::string &spec)
 }
 
 // After every clock edge: stuck bits keep their value whatever was
-// written, and a cut link never shows a valid wavelet.
+// written, a cut link never shows a valid wavelet, and a broken management
+// node forgets the tile-side bus access it has just taken (its request and
+// the response it owes the management port are lost).
 void apply_faults()
 {
+	for (uint8_t *b : lost_tbus)
+		*b = 0;
 	for (const StuckBit &s : stuck_bits)
 		*s.word = s.value ? (*s.word | s.mask) : (*s.word & ~s.mask);
 	for (const CutLink &c : cut_links)

@@ -18,6 +18,9 @@ module hif_exec #(
   parameter int unsigned MaxPayload = 4096,  // bytes, a multiple of 8
   parameter int unsigned OutDepth   = 256,   // stream-out buffer per port (wavelets)
   parameter int unsigned NumLanes   = 4,     // chunks of a STREAM_IN injected at once
+  // Cycles a management access may wait (for the port, then for the
+  // response) before its request is answered TIMEOUT.
+  parameter int unsigned MgmtTimeout = 65536,
   parameter int unsigned DtbBytes   = 8,
   parameter int unsigned DtbWords   = 1,
   parameter logic [64*DtbWords-1:0] DtbRom = '0,
@@ -180,6 +183,16 @@ module hif_exec #(
   logic [31:0] mg_base_q, mg_i_q, mg_n_q;
   logic [31:0] mg_addr_q, mg_wdata_q;
   logic        mg_valid_q;
+  // Time-out of management accesses. An access that times out may still be
+  // answered later: mg_valid_q then belongs to it (mg_stale_q) until the
+  // port takes it, and mg_drop_q counts the responses still owed to such
+  // accesses, which are dropped when they come (the port answers in order).
+  logic [31:0] mg_wait_q;
+  logic        mg_stale_q, tmo_q;
+  logic [1:0]  mg_drop_q;
+  logic        mg_rsp_ours, mg_tmo;
+  assign mg_rsp_ours = mgmt_rsp_valid_i && (mg_drop_q == '0);
+  assign mg_tmo      = (mg_wait_q == 32'(MgmtTimeout));
 
   // Stream-in and credit walks.
   logic [IW:0]  p_q;          // word pointer
@@ -497,6 +510,13 @@ module hif_exec #(
     sat_add = s[32] ? 32'hFFFF_FFFF : s[31:0];
   endfunction
 
+  // A response becomes owed to an access answered TIMEOUT: taken by the
+  // port in the cycle it timed out, or taken before and never answered.
+  logic mg_owed_now;
+  assign mg_owed_now = mg_tmo &&
+      ((st_q == SMgmtReq && !mg_stale_q && mg_valid_q && mgmt_req_ready_i) ||
+       (st_q == SMgmtRsp && !mg_rsp_ours));
+
   // Start sending a packet (task-like helper as a macro of assignments).
   logic        start_tx;
   logic        abort_ok_q;
@@ -536,6 +556,7 @@ module hif_exec #(
       mg_write_q <= 1'b0; mg_bcast_q <= 1'b0; mg_x_q <= '0; mg_y_q <= '0;
       mg_base_q  <= '0; mg_i_q <= '0; mg_n_q <= '0; mg_addr_q <= '0;
       mg_wdata_q <= '0; mg_valid_q <= 1'b0;
+      mg_wait_q  <= '0; mg_stale_q <= 1'b0; mg_drop_q <= '0; tmo_q <= 1'b0;
       p_q        <= '0; nw_q <= '0;
       ln_act_q   <= '0;
       for (int l = 0; l < NumLanes; l++) begin
@@ -598,6 +619,17 @@ module hif_exec #(
         for (int v = 0; v < NumVc; v++)
           icred_q[p][v] <= icred_q[p][v] + icred_add[p][v];
 
+      // ---------------- management time-outs ----------------
+      // A timed-out access's request, taken by the port at last, and its
+      // response, dropped when it comes.
+      if (mg_stale_q && mg_valid_q && mgmt_req_ready_i) begin
+        mg_valid_q <= 1'b0;
+        mg_stale_q <= 1'b0;
+      end
+      mg_drop_q <= mg_drop_q + 2'(mg_stale_q && mg_valid_q && mgmt_req_ready_i) +
+                   2'(mg_owed_now) - 2'(mgmt_rsp_valid_i && mg_drop_q != '0);
+      if (st_q != SMgmtReq && st_q != SMgmtRsp) mg_wait_q <= '0;
+
       // ---------------- executor ----------------
       unique case (st_q)
         SIdle: begin
@@ -611,6 +643,7 @@ module hif_exec #(
             hs_q   <= full_q[rd_sl] ? rd_sl : CtlSlot;
             p_q    <= '0;
             err_q  <= 1'b0;
+            tmo_q  <= 1'b0;
             st_q   <= SDispatch;
           end
         end
@@ -680,7 +713,18 @@ module hif_exec #(
         end
 
         SMgmtReq: begin
-          if (!mg_valid_q) begin
+          mg_wait_q <= mg_wait_q + 32'd1;
+          if (mg_tmo) begin
+            // Never taken by the port: answered TIMEOUT; the request stays
+            // valid until taken (mg_stale_q), or was taken just now.
+            if (!mg_stale_q && mg_valid_q && !mgmt_req_ready_i) mg_stale_q <= 1'b1;
+            if (!mg_stale_q && mg_valid_q && mgmt_req_ready_i) mg_valid_q <= 1'b0;
+            err_q <= 1'b1;
+            tmo_q <= 1'b1;
+            st_q  <= SDispatch;
+          end else if (mg_stale_q) begin
+            ;  // the port still holds an earlier access's request
+          end else if (!mg_valid_q) begin
             mg_valid_q <= 1'b1;
             unique case (mk_q)
               MkAcc: begin
@@ -708,7 +752,15 @@ module hif_exec #(
         end
 
         SMgmtRsp: begin
-          if (mgmt_rsp_valid_i) begin
+          mg_wait_q <= mg_wait_q + 32'd1;
+          if (!mg_rsp_ours && mg_tmo) begin
+            // Taken but not answered: TIMEOUT (the response is owed).
+            err_q <= 1'b1;
+            tmo_q <= 1'b1;
+            st_q  <= SDispatch;
+          end
+          if (mg_rsp_ours) begin
+            mg_wait_q <= '0;
             // Read data: u32 index i (MkPerf: i + 1, after the count).
             if (!mg_write_q) begin
               if (mk_q == MkPerf)
@@ -930,7 +982,7 @@ module hif_exec #(
               if (acc_rd) stx_len = mg_n_q << 2;
               if (op_q == 8'(hif_pkg::OpPerfRead)) stx_len = 32'd4 + (mg_n_q << 2);
             end else if (err_q) begin
-              stx_st = 16'(hif_pkg::StMgmt);
+              stx_st = tmo_q ? 16'(hif_pkg::StTimeout) : 16'(hif_pkg::StMgmt);
             end else begin
               unique case (op_q)
                 8'(hif_pkg::OpInfo): begin
@@ -1100,7 +1152,8 @@ module hif_exec #(
   // Assertions.
   // ---------------------------------------------------------------------
   `ASSERT(MgmtValidHeld, mg_valid_q && !mgmt_req_ready_i |=> mg_valid_q)
-  `ASSERT(NoRspWithoutReq, mgmt_rsp_valid_i |-> st_q == SMgmtRsp)
+  `ASSERT(NoRspWithoutReq, mgmt_rsp_valid_i |-> st_q == SMgmtRsp || mg_drop_q != '0)
+  `ASSERT(MgmtOwedBound, mg_drop_q != 2'd3)
   `ASSERT(InjectOnlyInSi, in_valid_q != '0 |-> $past(st_q) == SSiRun)
   `ASSERT(RxWriteFreeSlot, pl_valid_i && pl_ready_o |-> !full_q[wr_sel])
   // The control slot only holds requests answered without management

@@ -651,6 +651,40 @@ static void test_mutations(unsigned count)
 	wse_rx_free(&rx);
 }
 
+/* ---- a management access that never completes ---------------------------- */
+
+/* wsemu-sim --fault mgmt:1,0: tile (1,0) loses the first tile-side bus
+ * access it takes, and the management port waits for that response for
+ * good. The device answers TIMEOUT (its own time-out, not the host's),
+ * then TIMEOUT for every later management access, and keeps answering
+ * PING. */
+static void test_mgmt_timeout(void)
+{
+	char uri[64];
+	wse_device *d;
+	snprintf(uri, sizeof(uri), "sim:board=%s", board);
+	setenv("WSEMU_SIM_OPTS", "--quiet --fault mgmt:1,0", 1);
+	struct wse_open_opts oo = {.size = sizeof(oo), .timeout_ms = 120000, .open_timeout_ms = 60000};
+	int r = wse_open(&d, uri, &oo);
+	unsetenv("WSEMU_SIM_OPTS");
+	CHECK(r == 0, "open with a broken management node: %s", wse_strerror(r));
+	if (r)
+		return;
+	uint32_t v = 0;
+	r = wse_mem_read(d, 0, 0, 0x80100000u, &v, 4);
+	CHECK(r == 0, "read of a sound tile: %s", wse_strerror(r));
+	r = wse_mem_read(d, 1, 0, 0x80100000u, &v, 4);
+	CHECK(r == WSE_ERROR_TIMEOUT, "read of the broken tile: %s", wse_strerror(r));
+	r = wse_ping(d, "alive", 5);
+	CHECK(r == 0, "ping after a management time-out: %s", wse_strerror(r));
+	r = wse_mem_read(d, 0, 0, 0x80100000u, &v, 4);
+	CHECK(r == WSE_ERROR_TIMEOUT, "read behind the lost access: %s", wse_strerror(r));
+	struct wse_link_stats st = {.size = sizeof(st)};
+	wse_get_link_stats(d, &st);
+	CHECK(st.timeouts == 0, "%llu host-side time-outs", (unsigned long long)st.timeouts);
+	wse_close(d);
+}
+
 /* ---- a simulator that dies ------------------------------------------------ */
 
 static void test_killed(void)
@@ -701,8 +735,11 @@ int main(int argc, char **argv)
 	       (now_ms() - t0) / 1000.0);
 	test_killed();
 	printf("e2e: %s killed simulator: %s\n", board, fails ? "FAIL" : "ok");
-	if (muts)
+	if (muts) {
 		test_mutations(muts);
+		test_mgmt_timeout();
+		printf("e2e: %s management time-out: %s\n", board, fails ? "FAIL" : "ok");
+	}
 	printf("e2e: %s %s\n", board, fails ? "FAIL" : "PASS");
 	return fails ? 1 : 0;
 }
