@@ -129,6 +129,21 @@ uint32_t number(const std::string &spec, const std::string &what, const std::str
 	return (uint32_t)v;
 }
 
+// The byte-sized register VAR of tile (X,Y)'s fabric part INST (a hook of
+// sim/wsemu_sim.vlt), or a --fault error naming the WHAT hook.
+uint8_t *fabric_flag(const std::string &spec, uint32_t x, uint32_t y, const char *inst,
+		     const char *var, const char *what)
+{
+	char scope[128];
+	snprintf(scope, sizeof(scope), "TOP.wse_top.u_mesh.g_row[%u].g_col[%u].u_tile.u_fabric.%s",
+		 y, x, inst);
+	const VerilatedScope *sc = Verilated::scopeFind(scope);
+	VerilatedVar *v = sc ? sc->varFind(var) : nullptr;
+	if (!v || v->vltype() != VLVT_UINT8)
+		fault_error(spec, std::string("this model has no ") + what + " hook at " + scope);
+	return (uint8_t *)v->datap();
+}
+
 // Apply one --fault SPEC to the model (before reset).
 void add_fault(const std::string &spec)
 {
@@ -146,14 +161,7 @@ void add_fault(const std::string &spec)
 	snprintf(where, sizeof(where), "tile (%u,%u)", x, y);
 	if (kind == "mgmt") {
 		if (f.size() != 2) fault_error(spec, "mgmt takes X,Y");
-		char scope[128];
-		snprintf(scope, sizeof(scope), "TOP.wse_top.u_mesh.g_row[%u].g_col[%u].u_tile.u_fabric.u_mgmt",
-			 y, x);
-		const VerilatedScope *sc = Verilated::scopeFind(scope);
-		VerilatedVar *v = sc ? sc->varFind("busy_q") : nullptr;
-		if (!v || v->vltype() != VLVT_UINT8)
-			fault_error(spec, std::string("this model has no management hook at ") + scope);
-		lost_tbus.push_back((uint8_t *)v->datap());
+		lost_tbus.push_back(fabric_flag(spec, x, y, "u_mgmt", "busy_q", "management"));
 		return;
 	}
 	if (kind == "link") {
@@ -171,14 +179,8 @@ void add_fault(const std::string &spec)
 		if ((dir == WSE_PORT_NORTH && y == 0) || (dir == WSE_PORT_SOUTH && y == WSE_CFG_NUM_ROWS - 1))
 			fault_error(spec, std::string(where) + " has no " + (dir ? "south" : "north") +
 					" link (mesh edge)");
-		char scope[128];
-		snprintf(scope, sizeof(scope), "TOP.wse_top.u_mesh.g_row[%u].g_col[%u].u_tile.u_fabric.u_router",
-			 y, x);
-		const VerilatedScope *sc = Verilated::scopeFind(scope);
-		VerilatedVar *v = sc ? sc->varFind("out_valid_q") : nullptr;
-		if (!v || v->vltype() != VLVT_UINT8)
-			fault_error(spec, std::string("this model has no link hook at ") + scope);
-		cut_links.push_back({(uint8_t *)v->datap(), (uint8_t)(1u << dir)});
+		cut_links.push_back({fabric_flag(spec, x, y, "u_router", "out_valid_q", "link"),
+				     (uint8_t)(1u << dir)});
 		return;
 	}
 	if (f.size() != 4 && f.size() != 5) fault_error(spec, "dmem takes X,Y,ADDR,BIT[,0|1]");
