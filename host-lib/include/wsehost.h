@@ -162,6 +162,11 @@ WSE_API int wse_parse_dtb(const void *dtb, size_t len, struct wse_info *info,
 /* Round trip with len bytes (<= max_payload, else LENGTH) echoed;
  * MALFORMED if the echo differs. */
 WSE_API int wse_ping(wse_device *dev, const void *data, size_t len);
+/* RESET (docs/protocol.md 4.3): every tile halted with its core in reset,
+ * routes and counters cleared, stream-out credits withdrawn and the
+ * stream-out data queued in the library dropped. Runs in order after the
+ * requests sent before it; a stream-in that waits for the mesh must be
+ * cancelled first. */
 WSE_API int wse_reset(wse_device *dev);
 /* x = y = WSE_ALL_TILES: every tile. */
 #define WSE_ALL_TILES 0xFFu
