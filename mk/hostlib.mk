@@ -12,7 +12,7 @@ HL_VPAT  := $(shell sed -n 's/^\#define WSEHOST_VERSION_PATCH \([0-9]*\)/\1/p' h
 HL_VER   := $(HL_VMAJ).$(HL_VMIN).$(HL_VPAT)
 HL_SONAME := libwsehost.so.$(HL_VMAJ)
 HL_SRCS  := $(sort $(wildcard host-lib/src/*.c))
-HL_HDRS  := $(wildcard host-lib/include/*.h host-lib/src/*.h) include/wsemu/wse_wire.h
+HL_HDRS  := $(wildcard host-lib/include/*.h host-lib/src/*.h) include/wsemu/wse_wire.h include/wsemu/wse_regs.h
 HL_INC   := -Ihost-lib/include -Ihost-lib/src -Iinclude
 HL_WARN  := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 HL_CFLAGS := -std=c11 -O2 -g $(HL_WARN) -fPIC -fvisibility=hidden $(HL_INC)

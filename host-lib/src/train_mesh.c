@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include <wsemu/wse_mlp_abi.h>
+#include <wsemu/wse_regs.h>
 
 #include "wse_route.h"
 #include "wsehost.h"
@@ -30,13 +31,6 @@
 extern const unsigned char wse_mlp_kernel_elf[];
 extern const size_t wse_mlp_kernel_elf_len;
 
-/* Tile registers on the management network (docs/register-map.md). */
-#define REG_TILE_CTRL 0x4u
-#define REG_TILE_STATUS 0x8u
-#define CTRL_HALT 0x1u
-#define CTRL_CORE_RESET 0x2u
-#define ST_DONE 0x2u
-#define ST_FAILED 0x4u
 #define DMEM_BASE 0x80100000u
 
 #define PN (1u << WSE_PORT_NORTH)
@@ -272,8 +266,8 @@ int train_mesh_open(struct train_mesh **out, const char *uri, unsigned nlayers,
 	if ((r = check_fit(m, nlayers, dims, max_batch)))
 		goto fail;
 	if ((r = wse_reset(m->dev)) ||
-	    (r = wse_reg_write(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, REG_TILE_CTRL,
-			       CTRL_HALT | CTRL_CORE_RESET)) ||
+	    (r = wse_reg_write(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, WSE_REG_TILE_CTRL,
+			       WSE_TILE_CTRL_HALT | WSE_TILE_CTRL_CORE_RESET)) ||
 	    (r = wse_load_elf(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, wse_mlp_kernel_elf,
 			      wse_mlp_kernel_elf_len)))
 		goto fail_io;
@@ -668,12 +662,12 @@ static int wait_done(struct train_mesh *m)
 
 	while (next < nt) {
 		uint32_t st;
-		int r = wse_reg_read(m->dev, next % m->C, next / m->C, REG_TILE_STATUS, &st);
+		int r = wse_reg_read(m->dev, next % m->C, next / m->C, WSE_REG_TILE_STATUS, &st);
 
 		if (r)
 			return tm_fail(m, r, "mesh backend: tile status: %s", wse_strerror(r));
-		if (st & ST_DONE) {
-			if (st & ST_FAILED)
+		if (st & WSE_TILE_STATUS_DONE) {
+			if (st & WSE_TILE_STATUS_FAILED)
 				return tm_fail(m, WSE_ERROR_DEVICE,
 					       "mesh backend: the kernel on tile (%u,%u) failed with code %u",
 					       next % m->C, next / m->C, st >> 16);
@@ -759,14 +753,14 @@ static int with_tiles(struct train_mesh *m, int code)
 	for (unsigned t = 0; t < m->R * m->C && n + 48 < sizeof(m->err); t++) {
 		uint32_t st = 0;
 
-		if (wse_reg_read(m->dev, t % m->C, t / m->C, REG_TILE_STATUS, &st))
+		if (wse_reg_read(m->dev, t % m->C, t / m->C, WSE_REG_TILE_STATUS, &st))
 			break;
-		if (!(st & ST_DONE)) {
+		if (!(st & WSE_TILE_STATUS_DONE)) {
 			running++;
 			continue;
 		}
 		n += (size_t)snprintf(m->err + n, sizeof(m->err) - n, "; tile (%u,%u) %s %u",
-				      t % m->C, t / m->C, st & ST_FAILED ? "failed, code" : "ended",
+				      t % m->C, t / m->C, st & WSE_TILE_STATUS_FAILED ? "failed, code" : "ended",
 				      st >> 16);
 	}
 	if (n + 40 < sizeof(m->err))
@@ -788,8 +782,8 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 	plan_layout(m, L, net->dims, B, &lo);
 	memset(&m->st, 0, sizeof(m->st));
 	double t0 = now_ms(), t1;
-	r = wse_reg_write(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, REG_TILE_CTRL,
-			  CTRL_HALT | CTRL_CORE_RESET);
+	r = wse_reg_write(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, WSE_REG_TILE_CTRL,
+			  WSE_TILE_CTRL_HALT | WSE_TILE_CTRL_CORE_RESET);
 	if (!r)
 		r = write_params(m, &lo, B, norm, train ? WSE_MLP_MODE_TRAIN : WSE_MLP_MODE_FORWARD);
 	for (unsigned y = 0; train && y < m->R && !r; y++)

@@ -21,15 +21,9 @@
 #include <unistd.h>
 
 #include "wsehost.h"
+#include "wsemu/wse_regs.h"
 #include "wsemu/wse_wire.h"
 
-#define REG_TILE_CTRL 0x4u
-#define REG_TILE_STATUS 0x8u
-#define CTRL_HALT 0x1u
-#define CTRL_CORE_RESET 0x2u
-#define CTRL_CNT_CLEAR 0x4u
-#define ST_DONE 0x2u
-#define ST_FAILED 0x4u
 
 static const char *uri = "sim:board=sim-4x4";
 static struct wse_info info;
@@ -137,8 +131,8 @@ static int cmd_run(wse_device *d, const char *elf, const char *tiles, int timeou
 	/* Hold the selected cores in reset, load, release. */
 	for (unsigned t = 0; t < nt && !r; t++)
 		if (sel[t])
-			r = wse_reg_write(d, t % info.columns, t / info.columns, REG_TILE_CTRL,
-					  CTRL_HALT | CTRL_CORE_RESET);
+			r = wse_reg_write(d, t % info.columns, t / info.columns, WSE_REG_TILE_CTRL,
+					  WSE_TILE_CTRL_HALT | WSE_TILE_CTRL_CORE_RESET);
 	if (!r && all)
 		r = wse_load_elf(d, WSE_ALL_TILES, WSE_ALL_TILES, img, ilen);
 	for (unsigned t = 0; t < nt && !r && !all; t++)
@@ -169,11 +163,11 @@ static int cmd_run(wse_device *d, const char *elf, const char *tiles, int timeou
 			if (!sel[t] || done[t])
 				continue;
 			uint32_t st;
-			r = wse_reg_read(d, t % info.columns, t / info.columns, REG_TILE_STATUS, &st);
-			if (!r && (st & ST_DONE)) {
+			r = wse_reg_read(d, t % info.columns, t / info.columns, WSE_REG_TILE_STATUS, &st);
+			if (!r && (st & WSE_TILE_STATUS_DONE)) {
 				done[t] = 1;
 				left--;
-				if (st & ST_FAILED) {
+				if (st & WSE_TILE_STATUS_FAILED) {
 					fprintf(stderr, "wsectl: tile (%u,%u) failed with code %u\n",
 						t % info.columns, t / info.columns, st >> 16);
 					rc = 1;
@@ -436,7 +430,8 @@ static int core_test(wse_device *d)
 	core_program(&p, DMEM_BASE + info.dmem_bytes);
 	core_program(&p, DMEM_BASE + info.dmem_bytes); /* labels known now */
 	unsigned nt = info.columns * info.rows, bad = 0;
-	int r = wse_reg_write(d, WSE_ALL_TILES, WSE_ALL_TILES, REG_TILE_CTRL, CTRL_HALT | CTRL_CORE_RESET);
+	int r = wse_reg_write(d, WSE_ALL_TILES, WSE_ALL_TILES, WSE_REG_TILE_CTRL,
+			      WSE_TILE_CTRL_HALT | WSE_TILE_CTRL_CORE_RESET);
 	if (!r)
 		r = wse_mem_write(d, WSE_ALL_TILES, WSE_ALL_TILES, IMEM_BASE, p.w, p.n * 4);
 	for (unsigned t = 0; t < nt && !r; t++)
@@ -454,13 +449,13 @@ static int core_test(wse_device *d)
 			uint32_t st, res;
 			if (done[t])
 				continue;
-			if ((r = wse_reg_read(d, x, y, REG_TILE_STATUS, &st)))
+			if ((r = wse_reg_read(d, x, y, WSE_REG_TILE_STATUS, &st)))
 				return r;
-			if (!(st & ST_DONE))
+			if (!(st & WSE_TILE_STATUS_DONE))
 				continue;
 			done[t] = 1;
 			left--;
-			if (st & ST_FAILED) {
+			if (st & WSE_TILE_STATUS_FAILED) {
 				printf("tile %u,%u: core FAIL (DMEM word 0x%08x read back wrong)\n", x, y,
 				       DMEM_BASE + 4 * ((st >> 16) - 1));
 				bad++;
@@ -480,7 +475,8 @@ static int core_test(wse_device *d)
 			printf("tile %u,%u: core FAIL (did not finish)\n", t % info.columns, t / info.columns);
 			bad++;
 		}
-	r = wse_reg_write(d, WSE_ALL_TILES, WSE_ALL_TILES, REG_TILE_CTRL, CTRL_HALT | CTRL_CORE_RESET);
+	r = wse_reg_write(d, WSE_ALL_TILES, WSE_ALL_TILES, WSE_REG_TILE_CTRL,
+			  WSE_TILE_CTRL_HALT | WSE_TILE_CTRL_CORE_RESET);
 	return r ? r : (int)bad;
 }
 
