@@ -228,8 +228,9 @@ int train_mesh_open(struct train_mesh **out, const char *uri, unsigned nlayers,
 		return WSE_ERROR_NO_MEM;
 	}
 	m->timeout_ms = timeout_ms;
-	if (getenv("WSE_MLP_PROFILE"))
-		m->profile = atoi(getenv("WSE_MLP_PROFILE")) > 1 ? 2 : 1;
+	const char *pv = getenv("WSE_MLP_PROFILE");
+	if (pv && atoi(pv) > 0)
+		m->profile = atoi(pv) > 1 ? 2 : 1;
 	if ((r = wse_open(&m->dev, uri, &oo))) {
 		tm_fail(m, r, "mesh backend: cannot open device %s: %s",
 			uri && *uri ? uri : "sim:board=sim-4x4", wse_strerror(r));

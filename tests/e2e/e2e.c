@@ -107,6 +107,14 @@ static void sp_cb(wse_transfer *x, int status, size_t actual, void *user)
 	__atomic_store_n(&o->s->n, k + 1, __ATOMIC_SEQ_CST);
 }
 
+/* Wait (10 s at most) until n transfers of s have completed. */
+static void sp_wait(struct sp_done *s, int n)
+{
+	for (long long end = now_ms() + 10000;
+	     __atomic_load_n(&s->n, __ATOMIC_SEQ_CST) < n && now_ms() < end;)
+		usleep(1000);
+}
+
 /* Take n wavelets from the east port of row y (2 s per wait, 20 s in all). */
 static unsigned take_out(wse_device *d, unsigned y, uint64_t *got, unsigned n)
 {
@@ -191,9 +199,7 @@ static void stream_packets(wse_device *d, unsigned color)
 	r = wse_stream_in_async(d, &b, 1, 0, sp_cb, &ob, NULL);
 	CHECK(r == 0, "async stream in 2: %s", wse_strerror(r));
 	unsigned have = take_out(d, 0, got, 2 * m);
-	for (long long end = now_ms() + 10000;
-	     __atomic_load_n(&s.n, __ATOMIC_SEQ_CST) < 2 && now_ms() < end;)
-		usleep(1000);
+	sp_wait(&s, 2);
 	CHECK(s.n == 2 && !s.status[0] && !s.status[1] && s.seq[0] == 0 && s.seq[1] == 1,
 	      "async stream ins: %d done, status %d %d, order %d %d", s.n, s.status[0],
 	      s.status[1], s.seq[0], s.seq[1]);
@@ -260,9 +266,7 @@ static void control_behind_blocked(wse_device *d, unsigned color)
 			      (unsigned long long)got[i], (unsigned long long)wv[i]);
 			break;
 		}
-	for (long long end = now_ms() + 10000;
-	     __atomic_load_n(&s.n, __ATOMIC_SEQ_CST) < 1 && now_ms() < end;)
-		usleep(1000);
+	sp_wait(&s, 1);
 	CHECK(s.n == 1 && s.status[0] == 0, "unblocked stream-in: %d done, status %d", s.n,
 	      s.status[0]);
 
@@ -275,9 +279,7 @@ static void control_behind_blocked(wse_device *d, unsigned color)
 	wait_sent(d, &st0, 2);
 	r = wse_transfer_cancel(x);
 	CHECK(r == 0, "cancel: %s", wse_strerror(r));
-	for (long long end = now_ms() + 10000;
-	     __atomic_load_n(&s.n, __ATOMIC_SEQ_CST) < 1 && now_ms() < end;)
-		usleep(1000);
+	sp_wait(&s, 1);
 	CHECK(s.n == 1 && s.status[0] == WSE_ERROR_ABORTED, "cancelled: status %d", s.status[0]);
 	t0 = now_ms();
 	r = wse_ping(d, "after abort", 11);

@@ -38,6 +38,15 @@ static uint32_t mark(void)
 	return wse_cycles();
 }
 
+/* Profiling: add the cycles since *t to profile word k; *t = now. */
+static void lap(uint32_t *t, uint32_t k)
+{
+	uint32_t n = mark();
+
+	prof[k] += n - *t;
+	*t = n;
+}
+
 /* dst[0..n) = +0 */
 static void vzero(uint32_t dst, uint32_t n)
 {
@@ -136,26 +145,22 @@ static void forward(uint32_t l)
 	uint32_t ai = wse_mlp_count(ni, r, R);
 	int hidden = l + 1 < P.nlayers;
 
-	uint32_t t = detail ? mark() : 0, t1 = 0;
+	uint32_t t = detail ? mark() : 0;
 
 	for (uint32_t o = 0; o < no; o++) {
 		uint32_t owner = o % R, out = P.act[l + 1] + 4 * (o / R) * Tc;
 
 		stream_fmacs(P.act[l], ai);
-		if (detail) {
-			t1 = mark();
-			prof[WSE_MLP_PROF_FWD_FMACS(l)] += t1 - t;
-		}
+		if (detail)
+			lap(&t, WSE_MLP_PROF_FWD_FMACS(l));
 		column_reduce(owner, out, 1);
 		if (hidden && r == owner) {
 			MEM(0, out, Tc, 1, 1, 0);
 			MEM(1, out, Tc, 1, 1, 0);
 			OP(WSE_V_RELU, WSE_B_VEC);
 		}
-		if (detail) {
-			t = mark();
-			prof[WSE_MLP_PROF_FWD_RED(l)] += t - t1;
-		}
+		if (detail)
+			lap(&t, WSE_MLP_PROF_FWD_RED(l));
 	}
 }
 
@@ -324,19 +329,15 @@ static void backward_inputs(uint32_t l, uint32_t dz, uint32_t dz_in)
 	uint32_t ni = P.dims[l], no = P.dims[l + 1];
 	uint32_t ao = wse_mlp_count(no, r, R), ai = wse_mlp_count(ni, r, R);
 
-	uint32_t t = detail ? mark() : 0, t1 = 0;
+	uint32_t t = detail ? mark() : 0;
 
 	for (uint32_t i = 0; i < ni; i++) {
 		stream_fmacs(dz, ao);
-		if (detail) {
-			t1 = mark();
-			prof[WSE_MLP_PROF_BWI_FMACS(l)] += t1 - t;
-		}
+		if (detail)
+			lap(&t, WSE_MLP_PROF_BWI_FMACS(l));
 		column_reduce(i % R, dz_in + 4 * (i / R) * Tc, 0);
-		if (detail) {
-			t = mark();
-			prof[WSE_MLP_PROF_BWI_RED(l)] += t - t1;
-		}
+		if (detail)
+			lap(&t, WSE_MLP_PROF_BWI_RED(l));
 	}
 	wse_vwait();
 	float *d = F(dz_in);
@@ -368,7 +369,7 @@ static int __attribute__((noinline)) pass(void)
 	for (uint32_t k = 0; k < nz; k++)
 		zeros[k] = 0.0f;
 
-	uint32_t tp = wse_cycles(), tn;
+	uint32_t tp = wse_cycles();
 
 	load_batch();
 	wse_vwait();
@@ -378,11 +379,8 @@ static int __attribute__((noinline)) pass(void)
 	tp = t0;
 	for (uint32_t l = 0; l < P.nlayers; l++) {
 		forward(l);
-		if (prof) {
-			tn = mark();
-			prof[WSE_MLP_PROF_FWD(l)] = tn - tp;
-			tp = tn;
-		}
+		if (prof)
+			lap(&tp, WSE_MLP_PROF_FWD(l));
 	}
 	wse_vwait();
 	uint32_t gemm = wse_cycles() - t0;
@@ -396,19 +394,13 @@ static int __attribute__((noinline)) pass(void)
 
 		for (uint32_t l = P.nlayers; l-- > 0;) {
 			backward_weights(l, P.delta[cur]);
-			if (prof) {
-				tn = mark();
-				prof[WSE_MLP_PROF_BWW(l)] = tn - tp;
-				tp = tn;
-			}
+			if (prof)
+				lap(&tp, WSE_MLP_PROF_BWW(l));
 			if (l > 0) {
 				backward_inputs(l, P.delta[cur], P.delta[cur ^ 1]);
 				cur ^= 1;
-				if (prof) {
-					tn = mark();
-					prof[WSE_MLP_PROF_BWI(l)] = tn - tp;
-					tp = tn;
-				}
+				if (prof)
+					lap(&tp, WSE_MLP_PROF_BWI(l));
 			}
 		}
 	}
@@ -421,12 +413,13 @@ static int __attribute__((noinline)) pass(void)
 		uint32_t k = wse_mlp_count(P.dims[0], r, R);
 
 		if (k) {
-			tn = wse_cycles();
+			uint32_t t = wse_cycles();
+
 			MEM(0, P.part, Tc, 1, k, 0);
 			MEM(1, P.act[0], Tc, 1, k, Tc);
 			MEM(2, P.zeros, 1, 0, k, 1);
 			OP(WSE_V_FMACS, WSE_B_PERPASS);
-			prof[WSE_MLP_PROF_LOCAL] = mark() - tn;
+			lap(&t, WSE_MLP_PROF_LOCAL);
 			prof[WSE_MLP_PROF_LOCAL_ELEMS] = k * Tc;
 		}
 	}
