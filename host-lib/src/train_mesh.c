@@ -152,7 +152,7 @@ static unsigned rows_of(unsigned n, unsigned R) { return (n + R - 1) / R; }
 static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *dims,
 			unsigned B, struct layout *lo)
 {
-	unsigned R = m->R, tc = (B + m->C - 1) / m->C;
+	unsigned R = m->R, tc = (B + m->C - 1) / m->C, fw = wse_mlp_feature_words(tc);
 	unsigned amax_all = 0, amax_delta = 0, amax_in = 0;
 	uint32_t a = m->heap_lo;
 
@@ -169,9 +169,9 @@ static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *
 	}
 #define TAKE(field, words) do { lo->p.field = a; a += 4u * (uint32_t)(words); } while (0)
 	for (unsigned l = 0; l <= L; l++)
-		TAKE(act[l], rows_of(dims[l], R) * tc);
-	TAKE(delta[0], amax_delta * tc);
-	TAKE(delta[1], amax_delta * tc);
+		TAKE(act[l], rows_of(dims[l], R) * fw);
+	TAKE(delta[0], amax_delta * fw);
+	TAKE(delta[1], amax_delta * fw);
 	TAKE(part, tc);
 	TAKE(sum, tc);
 	TAKE(dvec, tc);

@@ -17,7 +17,7 @@
 struct train_mesh;
 struct wse_route_plan;
 
-#define TM_PROF_WORDS 32
+#define TM_PROF_WORDS 48
 
 /* What crossed the link in the last pass, in payload bytes (4 per wavelet
  * or memory word), by category. */

@@ -34,7 +34,7 @@
 
 /* Profile words (prof != 0): cycles of the pass's phases on this tile,
  * each phase ended by waiting for the vector engine (docs/training.md). */
-#define WSE_MLP_PROF_WORDS 32u
+#define WSE_MLP_PROF_WORDS 48u
 #define WSE_MLP_PROF_LOAD 0u                  /* batch and labels in */
 #define WSE_MLP_PROF_FWD(l) (1u + (l))        /* forward of layer l */
 #define WSE_MLP_PROF_SOFTMAX 5u
@@ -47,6 +47,10 @@
 #define WSE_MLP_PROF_LOCAL 30u  /* after the pass: layer 0's forward FMACS with the
 				 * weights from memory (zeros), no fabric */
 #define WSE_MLP_PROF_LOCAL_ELEMS 31u /* its elements (multiply-adds) */
+#define WSE_MLP_PROF_BWW_DZ(l) (32u + (l))    /* DETAIL: backward weights, dz to every row */
+#define WSE_MLP_PROF_BWW_FMACS(l) (36u + (l)) /* DETAIL: their zeroing and FMACS */
+#define WSE_MLP_PROF_BWW_CHAIN(l) (40u + (l)) /* DETAIL: the row chain east */
+#define WSE_MLP_PROF_BWW_BIAS(l) (44u + (l))  /* DETAIL: the bias gradients */
 
 /*
  * The parameter block, symbol `wse_mlp_params` of the kernel ELF (in .data,
@@ -89,6 +93,17 @@ struct wse_mlp_params {
 static inline wse_u32 wse_mlp_count(wse_u32 n, wse_u32 r, wse_u32 R)
 {
 	return n > r ? (n - r + R - 1) / R : 0u;
+}
+
+/* Words one feature's Tc token slots take in act[] and delta[]: Tc rounded
+ * up to odd. DMEM banks are word-interleaved (an even number of them), so a
+ * walk across features at this stride alternates banks like the stride-1
+ * walk of grad[] beside it; at an even stride the backward FMACS (grad[s] +=
+ * act[s][j] * dz[j]) would read one bank twice as often as the other and
+ * run at 2/3 element per cycle (docs/training-dataflow.md). */
+static inline wse_u32 wse_mlp_feature_words(wse_u32 tc)
+{
+	return tc | 1u;
 }
 
 /* Color of the column-chain hop sent by row r southward (reduction). */

@@ -28,6 +28,7 @@ struct wse_mlp_params wse_mlp_params __attribute__((section(".data.wse_mlp_param
 #define OP(op, bmode) wse_vop(WSE_VOP(op, 0, 1, 2, bmode))
 
 static uint32_t R, C, r, c, Tc;
+static uint32_t FW; /* words per feature: wse_mlp_feature_words(Tc) */
 static uint32_t *prof; /* profiling run: P.prof */
 static int detail;     /* WSE_MLP_MODE_DETAIL */
 
@@ -64,7 +65,7 @@ static void stream_fmacs(uint32_t src, uint32_t k)
 	if (!k)
 		return;
 	MEM(0, P.part, Tc, 1, k, 0);
-	MEM(1, src, Tc, 1, k, Tc);
+	MEM(1, src, Tc, 1, k, FW);
 	FAB(2, WSE_MLP_C_WEIGHTS, 1, k);
 	OP(WSE_V_FMACS, WSE_B_PERPASS);
 }
@@ -131,7 +132,7 @@ static void load_batch(void)
 		MEM(0, P.stage, bp, 1, 1, 0);
 		FAB(1, WSE_MLP_C_WEIGHTS, bp, 1);
 		OP(WSE_V_FMOVS, WSE_B_VEC);
-		MEM(0, s < a0 ? P.act[0] + 4 * s * Tc : P.labels, Tc, 1, 1, 0);
+		MEM(0, s < a0 ? P.act[0] + 4 * s * FW : P.labels, Tc, 1, 1, 0);
 		MEM(1, P.stage + 4 * c, Tc, C, 1, 0);
 		OP(WSE_V_FMOVS, WSE_B_VEC);
 	}
@@ -148,7 +149,7 @@ static void forward(uint32_t l)
 	uint32_t t = detail ? mark() : 0;
 
 	for (uint32_t o = 0; o < no; o++) {
-		uint32_t owner = o % R, out = P.act[l + 1] + 4 * (o / R) * Tc;
+		uint32_t owner = o % R, out = P.act[l + 1] + 4 * (o / R) * FW;
 
 		stream_fmacs(P.act[l], ai);
 		if (detail)
@@ -209,7 +210,7 @@ static void softmax(void)
 		float m = -__builtin_inff();
 
 		for (uint32_t s = 0; s < ak; s++)
-			m = fmax_rv(m, z[s * Tc + j]);
+			m = fmax_rv(m, z[s * FW + j]);
 		M[j] = m;
 	}
 	column_allreduce(M, 1);
@@ -217,9 +218,9 @@ static void softmax(void)
 		float s = 0.0f;
 
 		for (uint32_t q = 0; q < ak; q++) {
-			float e = wse_expf(z[q * Tc + j] - M[j]);
+			float e = wse_expf(z[q * FW + j] - M[j]);
 
-			dz[q * Tc + j] = e;
+			dz[q * FW + j] = e;
 			s = s + e;
 		}
 		S[j] = s;
@@ -234,18 +235,18 @@ static void softmax(void)
 			uint32_t k = r + q * R;
 
 			if (j >= P.nvalid) {
-				dz[q * Tc + j] = 0.0f;
+				dz[q * FW + j] = 0.0f;
 				continue;
 			}
-			if (cand[j] == K && z[q * Tc + j] == M[j])
+			if (cand[j] == K && z[q * FW + j] == M[j])
 				cand[j] = k;
-			float p = dz[q * Tc + j] * rinv;
+			float p = dz[q * FW + j] * rinv;
 			float g = (k == y) ? p - 1.0f : p;
 
-			dz[q * Tc + j] = g * invn.f;
+			dz[q * FW + j] = g * invn.f;
 		}
 		if (j < P.nvalid && y % R == r)
-			loss[j] = wse_logf(S[j]) - (z[(y / R) * Tc + j] - M[j]);
+			loss[j] = wse_logf(S[j]) - (z[(y / R) * FW + j] - M[j]);
 	}
 }
 
@@ -256,8 +257,10 @@ static void backward_weights(uint32_t l, uint32_t dz)
 	uint32_t ai = wse_mlp_count(ni, r, R);
 	uint32_t gout = wse_mlp_grad_color(c), gin = c ? wse_mlp_grad_color(c - 1) : 0;
 
+	uint32_t t = detail ? mark() : 0;
+
 	for (uint32_t o = 0; o < no; o++) {
-		uint32_t owner = o % R, src = dz + 4 * (o / R) * Tc;
+		uint32_t owner = o % R, src = dz + 4 * (o / R) * FW;
 
 		/* 1. dz[o] to every row: owner -> row 0 (return chain), row 0
 		 * multicasts down the column */
@@ -286,13 +289,17 @@ static void backward_weights(uint32_t l, uint32_t dz)
 			}
 			OP(WSE_V_FMOVS, WSE_B_VEC);
 		}
+		if (detail)
+			lap(&t, WSE_MLP_PROF_BWW_DZ(l));
 		/* 2. g[s] = fused chain over token slots j of dz[j] * x[s][j] */
 		if (ai) {
 			vzero(P.grad, ai);
 			MEM(0, P.grad, ai, 1, Tc, 0);
-			MEM(1, P.act[l], ai, Tc, Tc, 1);
+			MEM(1, P.act[l], ai, FW, Tc, 1);
 			MEM(2, P.dvec, 1, 0, Tc, 1);
 			OP(WSE_V_FMACS, WSE_B_PERPASS);
+			if (detail)
+				lap(&t, WSE_MLP_PROF_BWW_FMACS(l));
 			/* 3. row chain toward the east outlet */
 			FAB(0, gout, ai, 1);
 			MEM(1, P.grad, ai, 1, 1, 0);
@@ -302,6 +309,8 @@ static void backward_weights(uint32_t l, uint32_t dz)
 				FAB(2, gin, ai, 1);
 				OP(WSE_V_FADDS, WSE_B_VEC);
 			}
+			if (detail)
+				lap(&t, WSE_MLP_PROF_BWW_CHAIN(l));
 		}
 		/* 4. bias gradient on the owner row: ((+0 + dz[0]) + dz[1]) ... */
 		if (r == owner) {
@@ -319,6 +328,8 @@ static void backward_weights(uint32_t l, uint32_t dz)
 				OP(WSE_V_FADDS, WSE_B_VEC);
 			}
 		}
+		if (detail)
+			lap(&t, WSE_MLP_PROF_BWW_BIAS(l));
 	}
 }
 
@@ -335,7 +346,7 @@ static void backward_inputs(uint32_t l, uint32_t dz, uint32_t dz_in)
 		stream_fmacs(dz, ao);
 		if (detail)
 			lap(&t, WSE_MLP_PROF_BWI_FMACS(l));
-		column_reduce(i % R, dz_in + 4 * (i / R) * Tc, 0);
+		column_reduce(i % R, dz_in + 4 * (i / R) * FW, 0);
 		if (detail)
 			lap(&t, WSE_MLP_PROF_BWI_RED(l));
 	}
@@ -343,7 +354,7 @@ static void backward_inputs(uint32_t l, uint32_t dz, uint32_t dz_in)
 	float *d = F(dz_in);
 	const float *h = F(P.act[l]);
 
-	for (uint32_t k = 0; k < ai * Tc; k++)
+	for (uint32_t k = 0; k < ai * FW; k++)
 		d[k] = (h[k] > 0.0f) ? d[k] : 0.0f;
 }
 
@@ -356,6 +367,7 @@ static int __attribute__((noinline)) pass(void)
 	r = P.y;
 	c = P.x;
 	Tc = P.tc;
+	FW = wse_mlp_feature_words(Tc);
 	prof = P.prof ? (uint32_t *)(uintptr_t)P.prof : 0;
 	detail = prof && (P.mode & WSE_MLP_MODE_DETAIL);
 	for (uint32_t k = 0; prof && k < WSE_MLP_PROF_WORDS; k++)
@@ -416,7 +428,7 @@ static int __attribute__((noinline)) pass(void)
 			uint32_t t = wse_cycles();
 
 			MEM(0, P.part, Tc, 1, k, 0);
-			MEM(1, P.act[0], Tc, 1, k, Tc);
+			MEM(1, P.act[0], Tc, 1, k, FW);
 			MEM(2, P.zeros, 1, 0, k, 1);
 			OP(WSE_V_FMACS, WSE_B_PERPASS);
 			lap(&t, WSE_MLP_PROF_LOCAL);
