@@ -99,9 +99,9 @@ static void ref_backward_weights(unsigned C, unsigned n_i, unsigned n_o,
 			float G = 0.0f;
 
 			for (unsigned c = 0; c < C; c++) {
-				float g = 0.0f;
+				float g = d[c] * xi[c];
 
-				for (unsigned j = 0; j < Tc; j++)
+				for (unsigned j = 1; j < Tc; j++)
 					g = fmaf(d[c + j * C], xi[c + j * C], g);
 				G = (c == 0) ? g : G + g;
 			}

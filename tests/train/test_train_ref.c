@@ -322,8 +322,9 @@ static void test_documented_tree(void **state)
 			float g[3];
 
 			for (unsigned c = 0; c < 3; c++) {
-				g[c] = 0.0f;
-				for (unsigned t = c; t < B; t += 3)
+				/* the first product, then the fused chain */
+				g[c] = d[c][k] * X[c * 20 + i];
+				for (unsigned t = c + 3; t < B; t += 3)
 					g[c] = fmaf(d[t][k], X[t * 20 + i], g[c]);
 			}
 			float G = (g[0] + g[1]) + g[2];
@@ -395,9 +396,9 @@ static void test_single_pe_sequential(void **state)
 			sb = sb + d[t][o];
 		assert_true(memcmp(&sb, &DB[2][o], 4) == 0);
 		for (unsigned i = 0; i < 7; i++) {
-			float g = 0.0f;
+			float g = d[0][o] * h2[0][i];
 
-			for (unsigned t = 0; t < B; t++)
+			for (unsigned t = 1; t < B; t++)
 				g = fmaf(d[t][o], h2[t][i], g);
 			assert_true(memcmp(&g, &DW[2][o * 7 + i], 4) == 0);
 		}

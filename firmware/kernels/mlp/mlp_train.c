@@ -291,13 +291,20 @@ static void backward_weights(uint32_t l, uint32_t dz)
 		}
 		if (detail)
 			lap(&t, WSE_MLP_PROF_BWW_DZ(l));
-		/* 2. g[s] = fused chain over token slots j of dz[j] * x[s][j] */
+		/* 2. g[s] = dz[0] * x[s][0], then the fused chain over token
+		 * slots j = 1 .. Tc-1 of dz[j] * x[s][j] (a product to start
+		 * with rather than +0: no pass to zero grad) */
 		if (ai) {
-			vzero(P.grad, ai);
-			MEM(0, P.grad, ai, 1, Tc, 0);
-			MEM(1, P.act[l], ai, FW, Tc, 1);
-			MEM(2, P.dvec, 1, 0, Tc, 1);
-			OP(WSE_V_FMACS, WSE_B_PERPASS);
+			MEM(0, P.grad, ai, 1, 1, 0);
+			MEM(1, P.act[l], ai, FW, 1, 0);
+			MEM(2, P.dvec, 1, 0, 1, 0);
+			OP(WSE_V_FMULS, WSE_B_PERPASS);
+			if (Tc > 1) {
+				MEM(0, P.grad, ai, 1, Tc - 1, 0);
+				MEM(1, P.act[l] + 4, ai, FW, Tc - 1, 1);
+				MEM(2, P.dvec + 4, 1, 0, Tc - 1, 1);
+				OP(WSE_V_FMACS, WSE_B_PERPASS);
+			}
 			if (detail)
 				lap(&t, WSE_MLP_PROF_BWW_FMACS(l));
 			/* 3. row chain toward the east outlet */
