@@ -153,7 +153,7 @@ static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *
 			unsigned B, struct layout *lo)
 {
 	unsigned R = m->R, tc = (B + m->C - 1) / m->C, fw = wse_mlp_feature_words(tc);
-	unsigned amax_all = 0, amax_delta = 0, amax_in = 0;
+	unsigned amax_all = 0, amax_delta = 0, amax_in = 0, nmax_out = 0;
 	uint32_t a = m->heap_lo;
 
 	memset(lo, 0, sizeof(*lo));
@@ -162,8 +162,10 @@ static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *
 		unsigned n = rows_of(dims[l], R);
 
 		amax_all = n > amax_all ? n : amax_all;
-		if (l >= 1)
+		if (l >= 1) {
 			amax_delta = n > amax_delta ? n : amax_delta;
+			nmax_out = dims[l] > nmax_out ? dims[l] : nmax_out;
+		}
 		if (l < L)
 			amax_in = n > amax_in ? n : amax_in;
 	}
@@ -174,7 +176,7 @@ static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *
 	TAKE(delta[1], amax_delta * fw);
 	TAKE(part, tc);
 	TAKE(sum, tc);
-	TAKE(dvec, tc);
+	TAKE(dall, nmax_out * fw);
 	TAKE(grad, amax_in);
 	TAKE(bsum, 1);
 	TAKE(zeros, amax_all > tc ? amax_all : tc);
@@ -537,17 +539,19 @@ static int stream_batch(struct train_mesh *m, struct tm_streams *q, unsigned n0,
  * consumption rate. */
 #define TM_PIECE 32u
 
-/* Stream one weight matrix: for every feature f of the stream (n_f of
- * them), row r gets w(f, k) for k = r, r+R, ... < n_k, then (forward) the
- * bias of f at f's owner row. transposed: w(f, k) = W[k][f]. Each row's
- * wavelets of f go out in pieces of TM_PIECE, rows taking turns. */
+/* Stream one weight matrix. Forward (W[f][k], f an output feature): for
+ * every feature f, row r gets W[f][k] for k = r, r+R, ... < n_in, then the
+ * bias of f at f's owner row. transposed (backward inputs, f an input
+ * feature): f's owner row f mod R alone gets W[k][f] for every k = 0 ..
+ * n_out-1. Each row's wavelets of f go out in pieces of TM_PIECE, rows
+ * taking turns. */
 static int stream_weights(struct train_mesh *m, struct tm_streams *q, const float *W,
 			  const float *bias, unsigned n_in, unsigned n_out, int transposed)
 {
 	unsigned R = m->R, nf = transposed ? n_in : n_out, nk = transposed ? n_out : n_in;
 	size_t total = (size_t)nf * nk + (bias ? nf : 0);
-	/* pieces of one feature: a row holds at most nk / R + 1 weights and a bias */
-	size_t per_f = (size_t)R * ((nk / R + 2 + TM_PIECE - 1) / TM_PIECE);
+	/* pieces of one feature: a row holds at most nk weights and a bias */
+	size_t per_f = (size_t)R * ((nk + 1 + TM_PIECE - 1) / TM_PIECE);
 	uint64_t *wv = malloc(total * sizeof(uint64_t));
 	struct wse_stream_chunk *ch = malloc((size_t)nf * per_f * sizeof(*ch));
 	size_t *start = malloc(((size_t)R + 1) * sizeof(*start));
@@ -565,7 +569,9 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, const floa
 
 		for (unsigned y = 0; y < R; y++) {
 			start[y] = nw;
-			for (unsigned k = y; k < nk; k += R) {
+			if (transposed && f % R != y)
+				continue;
+			for (unsigned k = transposed ? 0 : y; k < nk; k += transposed ? 1 : R) {
 				float w = transposed ? W[(size_t)k * n_in + f] : W[(size_t)f * n_in + k];
 
 				wv[nw++] = wse_wavelet(f2u(w), WSE_MLP_C_WEIGHTS, 0);

@@ -57,27 +57,21 @@ static void ref_forward(unsigned R, unsigned n_i, unsigned n_o, unsigned Bp,
 	}
 }
 
-/* dx[i][t] = chain over rows r of (fused multiply-adds over o = r, r+R, ...
- * of W[o][i] * dz[o][t]); then masked by the ReLU of the layer input. */
-static void ref_backward_inputs(unsigned R, unsigned n_i, unsigned n_o,
-				unsigned Bp, const float *w, const float *dz,
-				const float *h_in, float *dz_in)
+/* dx[i][t] = fused multiply-adds over o = 0 .. n_o-1 (ascending, from +0)
+ * of W[o][i] * dz[o][t], all at i's owner row; then masked by the ReLU of
+ * the layer input. */
+static void ref_backward_inputs(unsigned n_i, unsigned n_o, unsigned Bp, const float *w,
+				const float *dz, const float *h_in, float *dz_in)
 {
 	for (unsigned i = 0; i < n_i; i++) {
 		for (unsigned t = 0; t < Bp; t++) {
-			float s = 0.0f;
+			float q = 0.0f;
 
-			for (unsigned r = 0; r < R; r++) {
-				float q = 0.0f;
-
-				for (unsigned o = r; o < n_o; o += R)
-					q = fmaf(w[(size_t)o * n_i + i],
-						 dz[(size_t)o * Bp + t], q);
-				s = (r == 0) ? q : s + q;
-			}
+			for (unsigned o = 0; o < n_o; o++)
+				q = fmaf(w[(size_t)o * n_i + i], dz[(size_t)o * Bp + t], q);
 			size_t k = (size_t)i * Bp + t;
 
-			dz_in[k] = (h_in[k] > 0.0f) ? s : 0.0f;
+			dz_in[k] = (h_in[k] > 0.0f) ? q : 0.0f;
 		}
 	}
 }
@@ -228,8 +222,8 @@ int train_ref_pass(const struct train_ref_net *net, const float *x,
 			ref_backward_weights(C, net->dims[l], net->dims[l + 1], Bp,
 					     dz, act[l], out->dw[l], out->db[l]);
 			if (l > 0) {
-				ref_backward_inputs(R, net->dims[l], net->dims[l + 1],
-						    Bp, net->w[l], dz, act[l], dz2);
+				ref_backward_inputs(net->dims[l], net->dims[l + 1], Bp,
+						    net->w[l], dz, act[l], dz2);
 				float *tmp = dz;
 
 				dz = dz2;

@@ -42,8 +42,7 @@
 #define WSE_MLP_PROF_BWI(l) (10u + (l))       /* backward, inputs of layer l */
 #define WSE_MLP_PROF_FWD_FMACS(l) (14u + (l)) /* DETAIL: forward FMACS of all features */
 #define WSE_MLP_PROF_FWD_RED(l) (18u + (l))   /* DETAIL: their reductions (+ bias, ReLU) */
-#define WSE_MLP_PROF_BWI_FMACS(l) (22u + (l)) /* DETAIL: backward-inputs FMACS */
-#define WSE_MLP_PROF_BWI_RED(l) (26u + (l))   /* DETAIL: their reductions */
+/* words 22 .. 29 unused */
 #define WSE_MLP_PROF_LOCAL 30u  /* after the pass: layer 0's forward FMACS with the
 				 * weights from memory (zeros), no fabric */
 #define WSE_MLP_PROF_LOCAL_ELEMS 31u /* its elements (multiply-adds) */
@@ -74,7 +73,8 @@ struct wse_mlp_params {
 	wse_u32 delta[2];       /* a(max dims) x Tc each */
 	wse_u32 part;           /* Tc: partial sums */
 	wse_u32 sum;            /* Tc: reduced sums at row R-1 / the owner */
-	wse_u32 dvec;           /* Tc: one feature's deltas (backward, weights) */
+	wse_u32 dall;           /* max dims[l>=1] x Fw: every output feature's deltas,
+				 * gathered to every row (backward) */
 	wse_u32 grad;           /* a(max dims[l<L]): weight-gradient partials */
 	wse_u32 bsum;           /* 1: bias-gradient partial */
 	wse_u32 zeros;          /* max(Tc, a(max dims)) words of +0, set by the kernel */

@@ -132,12 +132,12 @@ static void print_profile(const struct train_mesh_stats *st)
 	if (!p[WSE_MLP_PROF_FWD(0)])
 		return;
 	printf("PROFILE load %u | fwd0 %u (fmacs %u, reduce %u) | fwd1 %u (fmacs %u, reduce %u) | "
-	       "softmax %u | bw-weights1 %u | bw-inputs1 %u (fmacs %u, reduce %u) | bw-weights0 %u (dz %u, fmacs %u, chain %u, bias %u) | "
+	       "softmax %u | bw-weights1 %u | bw-inputs1 %u | bw-weights0 %u (dz %u, fmacs %u, chain %u, bias %u) | "
 	       "local fmacs %u cycles for %u multiply-adds\n",
 	       p[WSE_MLP_PROF_LOAD], p[WSE_MLP_PROF_FWD(0)], p[WSE_MLP_PROF_FWD_FMACS(0)],
 	       p[WSE_MLP_PROF_FWD_RED(0)], p[WSE_MLP_PROF_FWD(1)], p[WSE_MLP_PROF_FWD_FMACS(1)],
 	       p[WSE_MLP_PROF_FWD_RED(1)], p[WSE_MLP_PROF_SOFTMAX], p[WSE_MLP_PROF_BWW(1)],
-	       p[WSE_MLP_PROF_BWI(1)], p[WSE_MLP_PROF_BWI_FMACS(1)], p[WSE_MLP_PROF_BWI_RED(1)],
+	       p[WSE_MLP_PROF_BWI(1)],
 	       p[WSE_MLP_PROF_BWW(0)], p[WSE_MLP_PROF_BWW_DZ(0)], p[WSE_MLP_PROF_BWW_FMACS(0)],
 	       p[WSE_MLP_PROF_BWW_CHAIN(0)], p[WSE_MLP_PROF_BWW_BIAS(0)], p[WSE_MLP_PROF_LOCAL], p[WSE_MLP_PROF_LOCAL_ELEMS]);
 }

@@ -250,6 +250,45 @@ static void softmax(void)
 	}
 }
 
+/* Every output feature's deltas dz[o] (o = 0 .. no-1) to every row, into
+ * dall[o] (Fw words each), in two sweeps: every owner row sends its
+ * features north to row 0 on the return chain (rows in between forward),
+ * in feature order; then row 0 multicasts all of dall down the column in
+ * one operation. Each sweep flows one way, so no row waits for a round
+ * trip per feature, and the rows meet once per layer rather than once per
+ * output feature. */
+static void gather_deltas(uint32_t no, uint32_t dz)
+{
+	/* descriptors set once, their bases advancing by themselves (ADV):
+	 * 3 the row's own deltas, 4 the return chain from the south, 5 where
+	 * every feature goes (dall on row 0, the return chain north else);
+	 * the loop only issues, so it keeps up with 8-element moves */
+	wse_dsd_mem(3, dz, Tc, 1, 1, 0, FW);
+	if (r < R - 1)
+		FAB(4, wse_mlp_return_color(r + 1, R), Tc, 1);
+	if (r == 0)
+		wse_dsd_mem(5, P.dall, Tc, 1, 1, 0, FW);
+	else
+		FAB(5, wse_mlp_return_color(r, R), Tc, 1);
+	for (uint32_t o = 0, owner = 0; o < no; o++) {
+		if (owner == r)
+			wse_vop(WSE_VOP(WSE_V_FMOVS, 5, 3, 0, WSE_B_VEC));
+		else if (owner > r)
+			wse_vop(WSE_VOP(WSE_V_FMOVS, 5, 4, 0, WSE_B_VEC));
+		owner = owner + 1 == R ? 0 : owner + 1;
+	}
+	if (R == 1)
+		return;
+	if (r == 0) {
+		FAB(0, WSE_MLP_C_DELTA, Tc, no);
+		MEM(1, P.dall, Tc, 1, no, FW);
+	} else {
+		MEM(0, P.dall, Tc, 1, no, FW);
+		FAB(1, WSE_MLP_C_DELTA, Tc, no);
+	}
+	OP(WSE_V_FMOVS, WSE_B_VEC);
+}
+
 /* Backward, weights and biases of layer l from the deltas at dz. */
 static void backward_weights(uint32_t l, uint32_t dz)
 {
@@ -259,50 +298,25 @@ static void backward_weights(uint32_t l, uint32_t dz)
 
 	uint32_t t = detail ? mark() : 0;
 
+	/* 1. dz of every output feature to every row */
+	gather_deltas(no, dz);
+	if (detail)
+		lap(&t, WSE_MLP_PROF_BWW_DZ(l));
 	for (uint32_t o = 0; o < no; o++) {
-		uint32_t owner = o % R, src = dz + 4 * (o / R) * FW;
+		uint32_t owner = o % R, d = P.dall + 4 * o * FW;
 
-		/* 1. dz[o] to every row: owner -> row 0 (return chain), row 0
-		 * multicasts down the column */
-		if (R == 1 || (owner == 0 && r == 0)) {
-			MEM(0, P.dvec, Tc, 1, 1, 0);
-			MEM(1, src, Tc, 1, 1, 0);
-			OP(WSE_V_FMOVS, WSE_B_VEC);
-		} else if (r <= owner) {
-			if (r == owner)
-				MEM(1, src, Tc, 1, 1, 0);
-			else
-				FAB(1, wse_mlp_return_color(r + 1, R), Tc, 1);
-			if (r == 0)
-				MEM(0, P.dvec, Tc, 1, 1, 0);
-			else
-				FAB(0, wse_mlp_return_color(r, R), Tc, 1);
-			OP(WSE_V_FMOVS, WSE_B_VEC);
-		}
-		if (R > 1) {
-			if (r == 0) {
-				FAB(0, WSE_MLP_C_DELTA, Tc, 1);
-				MEM(1, P.dvec, Tc, 1, 1, 0);
-			} else {
-				MEM(0, P.dvec, Tc, 1, 1, 0);
-				FAB(1, WSE_MLP_C_DELTA, Tc, 1);
-			}
-			OP(WSE_V_FMOVS, WSE_B_VEC);
-		}
-		if (detail)
-			lap(&t, WSE_MLP_PROF_BWW_DZ(l));
 		/* 2. g[s] = dz[0] * x[s][0], then the fused chain over token
 		 * slots j = 1 .. Tc-1 of dz[j] * x[s][j] (a product to start
 		 * with rather than +0: no pass to zero grad) */
 		if (ai) {
 			MEM(0, P.grad, ai, 1, 1, 0);
 			MEM(1, P.act[l], ai, FW, 1, 0);
-			MEM(2, P.dvec, 1, 0, 1, 0);
+			MEM(2, d, 1, 0, 1, 0);
 			OP(WSE_V_FMULS, WSE_B_PERPASS);
 			if (Tc > 1) {
 				MEM(0, P.grad, ai, 1, Tc - 1, 0);
 				MEM(1, P.act[l] + 4, ai, FW, Tc - 1, 1);
-				MEM(2, P.dvec + 4, 1, 0, Tc - 1, 1);
+				MEM(2, d + 4, 1, 0, Tc - 1, 1);
 				OP(WSE_V_FMACS, WSE_B_PERPASS);
 			}
 			if (detail)
@@ -324,7 +338,7 @@ static void backward_weights(uint32_t l, uint32_t dz)
 			vzero(P.bsum, 1);
 			MEM(0, P.bsum, Tc, 0, 1, 0);
 			MEM(1, P.bsum, Tc, 0, 1, 0);
-			MEM(2, P.dvec, Tc, 1, 1, 0);
+			MEM(2, d, Tc, 1, 1, 0);
 			OP(WSE_V_FADDS, WSE_B_VEC);
 			FAB(0, gout, 1, 1);
 			MEM(1, P.bsum, 1, 1, 1, 0);
@@ -340,22 +354,25 @@ static void backward_weights(uint32_t l, uint32_t dz)
 	}
 }
 
-/* Backward, inputs of layer l >= 1: transposed weight stream; the delta of
- * input feature i lands at its owner, masked by the ReLU of the input. */
-static void backward_inputs(uint32_t l, uint32_t dz, uint32_t dz_in)
+/* Backward, inputs of layer l >= 1, from the deltas backward_weights(l)
+ * gathered into dall: the row's input features i = r + qR in order, each
+ * one FMACS from +0 over all no output features with W[o][i] streamed to
+ * this row alone, so the delta of i forms at its owner with no reduction;
+ * then masked by the ReLU of the input. */
+static void backward_inputs(uint32_t l, uint32_t dz_in)
 {
-	uint32_t ni = P.dims[l], no = P.dims[l + 1];
-	uint32_t ao = wse_mlp_count(no, r, R), ai = wse_mlp_count(ni, r, R);
+	uint32_t no = P.dims[l + 1], ai = wse_mlp_count(P.dims[l], r, R);
 
-	uint32_t t = detail ? mark() : 0;
-
-	for (uint32_t i = 0; i < ni; i++) {
-		stream_fmacs(dz, ao);
-		if (detail)
-			lap(&t, WSE_MLP_PROF_BWI_FMACS(l));
-		column_reduce(i % R, dz_in + 4 * (i / R) * FW, 0);
-		if (detail)
-			lap(&t, WSE_MLP_PROF_BWI_RED(l));
+	/* descriptors set once, dst advancing by itself (ADV): 3/4 zero the
+	 * feature's deltas, 0/1/2 its FMACS */
+	wse_dsd_mem(3, dz_in, Tc, 1, 1, 0, FW);
+	MEM(4, P.zeros, Tc, 1, 1, 0);
+	wse_dsd_mem(0, dz_in, Tc, 1, no, 0, FW);
+	MEM(1, P.dall, Tc, 1, no, FW);
+	FAB(2, WSE_MLP_C_WEIGHTS, 1, no);
+	for (uint32_t q = 0; q < ai; q++) {
+		wse_vop(WSE_VOP(WSE_V_FMOVS, 3, 4, 0, WSE_B_VEC));
+		OP(WSE_V_FMACS, WSE_B_PERPASS);
 	}
 	wse_vwait();
 	float *d = F(dz_in);
@@ -416,7 +433,7 @@ static int __attribute__((noinline)) pass(void)
 			if (prof)
 				lap(&tp, WSE_MLP_PROF_BWW(l));
 			if (l > 0) {
-				backward_inputs(l, P.delta[cur], P.delta[cur ^ 1]);
+				backward_inputs(l, P.delta[cur ^ 1]);
 				cur ^= 1;
 				if (prof)
 					lap(&tp, WSE_MLP_PROF_BWI(l));
