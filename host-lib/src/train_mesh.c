@@ -537,7 +537,7 @@ static int stream_batch(struct train_mesh *m, struct tm_streams *q, unsigned n0,
  * row and the device's per-port lanes drain it together; a packet holding
  * one row's whole share would keep the other rows waiting on that row's
  * consumption rate. */
-#define TM_PIECE 32u
+#define TM_PIECE 8u
 
 /* Stream one weight matrix. Forward (W[f][k], f an output feature): for
  * every feature f, row r gets W[f][k] for k = r, r+R, ... < n_in, then the
