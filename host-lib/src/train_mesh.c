@@ -549,6 +549,7 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, const floa
 			  const float *bias, unsigned n_in, unsigned n_out, int transposed)
 {
 	unsigned R = m->R, nf = transposed ? n_in : n_out, nk = transposed ? n_out : n_in;
+	unsigned kstep = transposed ? 1 : R; /* a row's share: every k, or every R-th */
 	size_t total = (size_t)nf * nk + (bias ? nf : 0);
 	/* pieces of one feature: a row holds at most nk weights and a bias */
 	size_t per_f = (size_t)R * ((nk + 1 + TM_PIECE - 1) / TM_PIECE);
@@ -571,7 +572,7 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, const floa
 			start[y] = nw;
 			if (transposed && f % R != y)
 				continue;
-			for (unsigned k = transposed ? 0 : y; k < nk; k += transposed ? 1 : R) {
+			for (unsigned k = transposed ? 0 : y; k < nk; k += kstep) {
 				float w = transposed ? W[(size_t)k * n_in + f] : W[(size_t)f * n_in + k];
 
 				wv[nw++] = wse_wavelet(f2u(w), WSE_MLP_C_WEIGHTS, 0);

@@ -46,8 +46,8 @@
 #define WSE_MLP_PROF_LOCAL 30u  /* after the pass: layer 0's forward FMACS with the
 				 * weights from memory (zeros), no fabric */
 #define WSE_MLP_PROF_LOCAL_ELEMS 31u /* its elements (multiply-adds) */
-#define WSE_MLP_PROF_BWW_DZ(l) (32u + (l))    /* DETAIL: backward weights, dz to every row */
-#define WSE_MLP_PROF_BWW_FMACS(l) (36u + (l)) /* DETAIL: their zeroing and FMACS */
+#define WSE_MLP_PROF_BWW_DZ(l) (32u + (l))    /* DETAIL: backward weights, the deltas' gather */
+#define WSE_MLP_PROF_BWW_FMACS(l) (36u + (l)) /* DETAIL: their FMULS and FMACS */
 #define WSE_MLP_PROF_BWW_CHAIN(l) (40u + (l)) /* DETAIL: the row chain east */
 #define WSE_MLP_PROF_BWW_BIAS(l) (44u + (l))  /* DETAIL: the bias gradients */
 
@@ -56,8 +56,8 @@
  * so a core reset keeps it). The host fills it for each tile. Addresses are
  * byte addresses in the tile's DMEM, word aligned; the host lays the buffers
  * out in the free DMEM between the kernel's data and its stack. Buffers of
- * "a(n) x Tc" words hold feature slot s (feature r + s R) of token slot j
- * (token c + j C) at word s Tc + j.
+ * "a(n) x Fw" words (Fw = wse_mlp_feature_words(Tc)) hold feature slot s
+ * (feature r + s R) of token slot j (token c + j C) at word s Fw + j.
  */
 struct wse_mlp_params {
 	wse_u32 magic;          /* WSE_MLP_MAGIC */
@@ -69,8 +69,8 @@ struct wse_mlp_params {
 	wse_u32 nlayers;        /* L */
 	wse_u32 dims[WSE_MLP_MAX_LAYERS + 1];
 	wse_u32 inv_n;          /* binary32 bits of 1 / N (output deltas) */
-	wse_u32 act[WSE_MLP_MAX_LAYERS + 1]; /* a(dims[l]) x Tc: layer inputs; act[L] logits */
-	wse_u32 delta[2];       /* a(max dims) x Tc each */
+	wse_u32 act[WSE_MLP_MAX_LAYERS + 1]; /* a(dims[l]) x Fw: layer inputs; act[L] logits */
+	wse_u32 delta[2];       /* a(max dims[l>=1]) x Fw each */
 	wse_u32 part;           /* Tc: partial sums */
 	wse_u32 sum;            /* Tc: reduced sums at row R-1 / the owner */
 	wse_u32 dall;           /* max dims[l>=1] x Fw: every output feature's deltas,

@@ -72,12 +72,12 @@ static void stream_fmacs(uint32_t src, uint32_t k)
 
 /*
  * Reduce part down the column (rows 0 -> R-1, s_r = s_{r-1} + p_r) and
- * bring the total to row `owner`; there, write it to `out` (Tc words), plus
- * the bias from color 0 if `bias`. Every other row only forwards.
+ * bring the total to row `owner`; there, write it plus the bias from color
+ * 0 to `out` (Tc words). Every other row only forwards.
  */
-static void column_reduce(uint32_t owner, uint32_t out, int bias)
+static void column_reduce(uint32_t owner, uint32_t out)
 {
-	uint32_t total = bias ? P.sum : out; /* where the chain's total lands */
+	uint32_t total = P.sum; /* where the chain's total lands */
 
 	if (R == 1) {
 		total = P.part;
@@ -107,16 +107,10 @@ static void column_reduce(uint32_t owner, uint32_t out, int bias)
 	}
 	if (r != owner)
 		return;
-	if (bias) {
-		MEM(0, out, Tc, 1, 1, 0);
-		MEM(1, total, Tc, 1, 1, 0);
-		FAB(2, WSE_MLP_C_WEIGHTS, 1, 1);
-		OP(WSE_V_FADDS, WSE_B_PERPASS);
-	} else if (total != out) {
-		MEM(0, out, Tc, 1, 1, 0);
-		MEM(1, total, Tc, 1, 1, 0);
-		OP(WSE_V_FMOVS, WSE_B_VEC);
-	}
+	MEM(0, out, Tc, 1, 1, 0);
+	MEM(1, total, Tc, 1, 1, 0);
+	FAB(2, WSE_MLP_C_WEIGHTS, 1, 1);
+	OP(WSE_V_FADDS, WSE_B_PERPASS);
 }
 
 /* The row's input batch and labels arrive on color 0 ahead of the weights:
@@ -154,7 +148,7 @@ static void forward(uint32_t l)
 		stream_fmacs(P.act[l], ai);
 		if (detail)
 			lap(&t, WSE_MLP_PROF_FWD_FMACS(l));
-		column_reduce(owner, out, 1);
+		column_reduce(owner, out);
 		if (hidden && r == owner) {
 			MEM(0, out, Tc, 1, 1, 0);
 			MEM(1, out, Tc, 1, 1, 0);
