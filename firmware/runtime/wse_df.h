@@ -41,7 +41,9 @@ enum { WSE_DSD_MEM = 0, WSE_DSD_FABRIC = 1 };
 /* Vector operations and B sources. */
 enum { WSE_V_FMOVS = 0, WSE_V_FADDS = 1, WSE_V_FMULS = 2, WSE_V_FMACS = 3,
        WSE_V_FMAXS = 4, WSE_V_RELU = 5 };
-enum { WSE_B_VEC = 0, WSE_B_SCALAR = 1, WSE_B_PERPASS = 2 };
+/* WSE_B_ADDEND, FMACS only: dst = b + a * VSCALAR, the addend an element of
+ * b instead of dst (dst is not read, so it may be a fabric descriptor). */
+enum { WSE_B_VEC = 0, WSE_B_SCALAR = 1, WSE_B_PERPASS = 2, WSE_B_ADDEND = 3 };
 
 /* Operation word: op, descriptors dst/a/b, B source, optional task to
  * activate on completion, rounding mode (RISC-V rm 0..4). */

@@ -104,7 +104,11 @@ int main(int argc, char **argv)
 		memset(&op, 0, sizeof op);
 		op.op = move ? VM_FMACS : (int)rnd(6);
 		op.rm = (int)rnd(5);
-		op.bmode = (int)rnd(3);
+		op.bmode = (int)rnd(4);
+		if (!move && rnd(8) == 0) { /* the chain form, more often */
+			op.op = VM_FMACS;
+			op.bmode = VM_B_ADDEND;
+		}
 		op.scalar = init[rnd(WORDS)];
 		uint32_t len0 = 1 + rnd(rnd(4) ? 9 : 20), len1 = 1 + rnd(3);
 		int useb = op.op == VM_FADDS || op.op == VM_FMULS || op.op == VM_FMACS ||
@@ -118,15 +122,17 @@ int main(int argc, char **argv)
 			if (rnd(2)) op.b.st1 = 0;
 		}
 		/* fabric: results sent (looped back), operands popped */
-		unsigned kind = rnd(6);
+		unsigned kind = (op.op == VM_FMACS && op.bmode == VM_B_ADDEND) ? rnd(4) : rnd(6);
 		unsigned c = colors[rnd(3)];
-		if (kind == 0 && op.op != VM_FMACS && pending[c] + elems < 900) {
+		int addend = op.op == VM_FMACS && op.bmode == VM_B_ADDEND;
+		if (kind == 0 && (op.op != VM_FMACS || addend) && pending[c] + elems < 900) {
 			op.d.fab = 1;
 			op.d.base = c;
 		} else if (kind == 1 && pending[c] >= elems) {
 			op.a.fab = 1;
 			op.a.base = c;
-		} else if (kind == 2 && useb && op.bmode == VM_B_VEC && pending[c] >= elems) {
+		} else if (kind == 2 && ((useb && op.bmode == VM_B_VEC) || addend) &&
+			   pending[c] >= elems) {
 			op.b.fab = 1;
 			op.b.base = c;
 		} else if (kind == 3 && useb && op.bmode == VM_B_PERPASS && pending[c] >= len1) {

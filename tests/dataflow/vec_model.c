@@ -20,6 +20,7 @@ int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
 {
 	int useb = op->op == VM_FADDS || op->op == VM_FMULS || op->op == VM_FMACS ||
 		   op->op == VM_FMAXS;
+	int addend = op->op == VM_FMACS && op->bmode == VM_B_ADDEND;
 	uint32_t s = op->scalar;
 	for (uint32_t i1 = 0; i1 < op->d.len1; i1++) {
 		for (uint32_t i0 = 0; i0 < op->d.len0; i0++) {
@@ -39,7 +40,7 @@ int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
 			} else {
 				a = mem[addr(&op->a, i0, i1, words)];
 			}
-			if (useb && op->bmode == VM_B_VEC) {
+			if ((useb && op->bmode == VM_B_VEC) || addend) {
 				if (op->b.fab) {
 					if (pop(fab, op->b.base, &b))
 						return -1;
@@ -49,8 +50,12 @@ int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
 			} else {
 				b = s;
 			}
-			if (op->op == VM_FMACS && !op->d.fab)
+			if (addend) {
+				dv = b; /* the addend */
+				b = s;
+			} else if (op->op == VM_FMACS && !op->d.fab) {
 				dv = mem[addr(&op->d, i0, i1, words)];
+			}
 			switch (op->op) {
 			case VM_FADDS: r = fpu_model(FPU_ADD, op->rm, a, b, 0, &fl); break;
 			case VM_FMULS: r = fpu_model(FPU_MUL, op->rm, a, b, 0, &fl); break;
@@ -109,7 +114,9 @@ int vm_move_conflicts(const struct vm_op *mv, const struct vm_op *op, uint32_t w
 	uint32_t l0 = op->d.len0, l1 = op->d.len1;
 	if (touches(&op->d, l0, l1, w, words) || touches(&op->a, l0, l1, w, words))
 		return 1;
-	if (useb && op->bmode == VM_B_VEC && touches(&op->b, l0, l1, w, words))
+	if (((useb && op->bmode == VM_B_VEC) ||
+	     (op->op == VM_FMACS && op->bmode == VM_B_ADDEND)) &&
+	    touches(&op->b, l0, l1, w, words))
 		return 1;
 	if (useb && op->bmode == VM_B_PERPASS && touches(&op->b, 1, l1, w, words))
 		return 1;

@@ -9,7 +9,9 @@
 #include <stdint.h>
 
 enum { VM_FMOVS = 0, VM_FADDS, VM_FMULS, VM_FMACS, VM_FMAXS, VM_RELU };
-enum { VM_B_VEC = 0, VM_B_SCALAR, VM_B_PERPASS };
+/* VM_B_ADDEND: FMACS computes dst = b + a * scalar (dst not read); any
+ * other operation takes the scalar as B, as with VM_B_SCALAR. */
+enum { VM_B_VEC = 0, VM_B_SCALAR, VM_B_PERPASS, VM_B_ADDEND };
 
 struct vm_dsd {
 	uint32_t base;   /* word index into mem, or color */

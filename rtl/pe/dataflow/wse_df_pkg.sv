@@ -48,6 +48,10 @@ package wse_df_pkg;
   localparam logic [1:0] BVec     = 2'd0;  // element of descriptor b
   localparam logic [1:0] BScalar  = 2'd1;  // Vscalar, for the whole operation
   localparam logic [1:0] BPerPass = 2'd2;  // one element of b per pass (row)
+  // FMACS only: dst = b + a * Vscalar, the addend an element of b (so dst
+  // is not read and may be the fabric); other operations take Vscalar as B
+  // and do not use b, as with BScalar.
+  localparam logic [1:0] BAddend  = 2'd3;
 
   // Operation word: [3:0] op, [6:4] dst, [9:7] a, [12:10] b, [14:13] bmode,
   // [15] activate a task on completion, [21:16] that task, [24:22] rm.

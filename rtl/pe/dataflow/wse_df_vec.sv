@@ -143,9 +143,10 @@ module wse_df_vec #(
   assign iss_a    = vop_i[9:7];
   assign iss_b    = vop_i[12:10];
   assign iss_bm   = vop_i[14:13];
-  assign iss_useb = (iss_op == wse_df_pkg::VFadd || iss_op == wse_df_pkg::VFmul ||
-                     iss_op == wse_df_pkg::VFmac || iss_op == wse_df_pkg::VFmax) &&
-                    (iss_bm != wse_df_pkg::BScalar);
+  assign iss_useb = ((iss_op == wse_df_pkg::VFadd || iss_op == wse_df_pkg::VFmul ||
+                      iss_op == wse_df_pkg::VFmac || iss_op == wse_df_pkg::VFmax) &&
+                     (iss_bm == wse_df_pkg::BVec || iss_bm == wse_df_pkg::BPerPass)) ||
+                    (iss_op == wse_df_pkg::VFmac && iss_bm == wse_df_pkg::BAddend);
   assign vop_ok_o = vop_req_i && (32'(q_cnt_q) < QDepth);
   assign iss      = vop_ok_o;
 
@@ -261,11 +262,15 @@ module wse_df_vec #(
       ub    = (o == wse_df_pkg::VFadd || o == wse_df_pkg::VFmul ||
                o == wse_df_pkg::VFmac || o == wse_df_pkg::VFmax);
       need[4*sl + ItS]  = ub && ((m == wse_df_pkg::BPerPass && i0 == '0) ||
-                                 (m == wse_df_pkg::BScalar && first));
+                                 (m == wse_df_pkg::BScalar && first) ||
+                                 (m == wse_df_pkg::BAddend && first));
       need[4*sl + ItA]  = 1'b1;
-      need[4*sl + ItB]  = ub && (m == wse_df_pkg::BVec);
-      need[4*sl + ItD]  = (o == wse_df_pkg::VFmac) && !q_fab[3*h + 0];
-      isimm[4*sl + ItS] = (m == wse_df_pkg::BScalar);
+      // BAddend: the addend comes from b in dst's stead
+      need[4*sl + ItB]  = ub && (m == wse_df_pkg::BVec ||
+                                 (m == wse_df_pkg::BAddend && o == wse_df_pkg::VFmac));
+      need[4*sl + ItD]  = (o == wse_df_pkg::VFmac) && !q_fab[3*h + 0] &&
+                          (m != wse_df_pkg::BAddend);
+      isimm[4*sl + ItS] = (m == wse_df_pkg::BScalar || m == wse_df_pkg::BAddend);
       isimm[4*sl + ItA] = 1'b0;
       isimm[4*sl + ItB] = 1'b0;
       isimm[4*sl + ItD] = 1'b0;
@@ -428,7 +433,7 @@ module wse_df_vec #(
   always_comb begin
     fa = val[ItA];
     fb = bval;
-    fc = val[ItD];
+    fc = (x_bm_q == wse_df_pkg::BAddend) ? val[ItB] : val[ItD];
     unique case (x_op_q)
       wse_df_pkg::VFadd: fop = fpu_pkg::OpAdd;
       wse_df_pkg::VFmul: fop = fpu_pkg::OpMul;

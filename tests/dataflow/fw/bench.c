@@ -6,6 +6,11 @@
  *   mem     dst_k[0..7] += x[0..7] * w[k]   1000 operations; w[k] from memory
  *   vv      dst_k[0..7] += x[0..7] * g_k[0..7]  1000 operations
  *   vvs     dst_k += a_k * g_k, all three streaming (no operand reuse)
+ *   fwd     part[0..7] += x_i[0..7] * w[i], i = 0..195, x_i at a stride of
+ *           9 words (the training forward's shape: one operation of 196
+ *           passes, dst read back every pass), w[i] from memory
+ *   bww     g[0..195] += x[0..195][j] * d[j], j = 1..7, x at a stride of 9
+ *           words (the training weight gradient's shape: 7 passes of 196)
  * The same with w[k] streamed from a neighbouring tile (the fabric rate) is
  * fw/bench_fabric.c, on the 2x2 mesh. */
 #include "wse_rt.h"
@@ -20,6 +25,9 @@ static float ybuf[ROUND * 8 + 16] __attribute__((aligned(64)));
 static float gbuf[ROUND * 8 + 16] __attribute__((aligned(64)));
 static float xbuf[16 + 16] __attribute__((aligned(64)));
 static float wbuf[ROUNDS * ROUND + 16] __attribute__((aligned(64)));
+#define FWD_K 196
+#define FWD_FW 9
+static float fbuf[FWD_K * FWD_FW + 400] __attribute__((aligned(64)));
 
 static void report(const char *name, uint32_t elems, uint32_t cyc)
 {
@@ -84,6 +92,32 @@ static void bench_vvs(uint32_t ao, uint32_t yo, uint32_t go)
 	report("vvs", ROUNDS * (ROUND - 1) * 8, wse_cycles() - t0);
 }
 
+static void bench_fwd(uint32_t ao, uint32_t yo, uint32_t so)
+{
+	uint32_t t0 = wse_cycles();
+	wse_dsd_mem(0, &ybuf[yo], 8, 1, FWD_K, 0, 0);
+	wse_dsd_mem(1, &fbuf[ao], 8, 1, FWD_K, FWD_FW, 0);
+	wse_dsd_mem(2, &wbuf[so], 1, 0, FWD_K, 1, 0);
+	const uint32_t op = WSE_VOP(WSE_V_FMACS, 0, 1, 2, WSE_B_PERPASS);
+	for (int r = 0; r < 5; r++)
+		wse_vop(op);
+	wse_vwait();
+	report("fwd", 5 * FWD_K * 8, wse_cycles() - t0);
+}
+
+static void bench_bww(uint32_t ao, uint32_t yo, uint32_t so)
+{
+	uint32_t t0 = wse_cycles();
+	wse_dsd_mem(0, &fbuf[1600 + yo], FWD_K, 1, 7, 0, 0);
+	wse_dsd_mem(1, &fbuf[ao + 1], FWD_K, FWD_FW, 7, 1, 0);
+	wse_dsd_mem(2, &wbuf[so], 1, 0, 7, 1, 0);
+	const uint32_t op = WSE_VOP(WSE_V_FMACS, 0, 1, 2, WSE_B_PERPASS);
+	for (int r = 0; r < 5; r++)
+		wse_vop(op);
+	wse_vwait();
+	report("bww", 5 * FWD_K * 7, wse_cycles() - t0);
+}
+
 /* Dispatch: the task's second instruction stores 0 to the putchar word,
  * which the harness times against the wavelet's arrival. */
 static uint32_t disp_n;
@@ -108,10 +142,15 @@ int main(void)
 		wbuf[i] = (float)(i % 7) - 3.0f;
 	for (uint32_t i = 0; i < sizeof gbuf / 4; i++)
 		gbuf[i] = (float)(i % 5);
+	for (uint32_t i = 0; i < sizeof fbuf / 4; i++)
+		fbuf[i] = (float)(i % 3);
 	for (uint32_t ao = 0; ao < NB; ao++)
 		for (uint32_t yo = 0; yo < NB; yo++) {
-			for (uint32_t so = 0; so < NB; so++)
+			for (uint32_t so = 0; so < NB; so++) {
 				bench_mem(ao, yo, so);
+				bench_fwd(ao, yo, so);
+				bench_bww(ao, yo, so);
+			}
 			for (uint32_t go = 0; go < NB; go++) {
 				bench_vv(ao, yo, go);
 				bench_vvs(ao, yo, go);
