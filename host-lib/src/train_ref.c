@@ -76,9 +76,11 @@ static void ref_backward_inputs(unsigned n_i, unsigned n_o, unsigned Bp, const f
 	}
 }
 
-/* dW[o][i] = chain over columns c = 0..C-1 of (fused multiply-adds over
- * the column's token slots j = 0.. of dz[o][t] * x[i][t], t = c + jC);
- * db[o] likewise with additions of dz[o][t]. */
+/* dW[o][i] = one fused chain over the tokens in column order, t = c + jC
+ * for c = 0..C-1, j = 0..Tc-1: the first product dz[o][0] * x[i][0], then
+ * fma(dz[o][t], x[i][t], .) for every later token (each column goes on
+ * from its west neighbour's sums); db[o] = chain over columns c of
+ * (additions of dz[o][t] over the column's slots, from +0). */
 static void ref_backward_weights(unsigned C, unsigned n_i, unsigned n_o,
 				 unsigned Bp, const float *dz, const float *x,
 				 float *dw, float *db)
@@ -90,16 +92,12 @@ static void ref_backward_weights(unsigned C, unsigned n_i, unsigned n_o,
 
 		for (unsigned i = 0; i < n_i; i++) {
 			const float *xi = x + (size_t)i * Bp;
-			float G = 0.0f;
+			float g = d[0] * xi[0];
 
-			for (unsigned c = 0; c < C; c++) {
-				float g = d[c] * xi[c];
-
-				for (unsigned j = 1; j < Tc; j++)
+			for (unsigned c = 0; c < C; c++)
+				for (unsigned j = (c == 0); j < Tc; j++)
 					g = fmaf(d[c + j * C], xi[c + j * C], g);
-				G = (c == 0) ? g : G + g;
-			}
-			dw[(size_t)o * n_i + i] = G;
+			dw[(size_t)o * n_i + i] = g;
 		}
 		float G = 0.0f;
 

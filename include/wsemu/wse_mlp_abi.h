@@ -47,8 +47,8 @@
 				 * weights from memory (zeros), no fabric */
 #define WSE_MLP_PROF_LOCAL_ELEMS 31u /* its elements (multiply-adds) */
 #define WSE_MLP_PROF_BWW_DZ(l) (32u + (l))    /* DETAIL: backward weights, the deltas' gather */
-#define WSE_MLP_PROF_BWW_FMACS(l) (36u + (l)) /* DETAIL: their FMULS and FMACS */
-#define WSE_MLP_PROF_BWW_CHAIN(l) (40u + (l)) /* DETAIL: the row chain east */
+#define WSE_MLP_PROF_BWW_FMACS(l) (36u + (l)) /* DETAIL: the chain's passes but the last */
+#define WSE_MLP_PROF_BWW_CHAIN(l) (40u + (l)) /* DETAIL: its last pass, sent east */
 #define WSE_MLP_PROF_BWW_BIAS(l) (44u + (l))  /* DETAIL: the bias gradients */
 
 /*

@@ -288,8 +288,8 @@ static void test_documented_tree(void **state)
 				p1 = fmaf(wl[k * 20 + i], X[t * 20 + i], p1);
 			z[t][k] = (p0 + p1) + bl[k];
 		}
-	/* deltas as documented, then dW[o][i] = (g_c0 + g_c1) + g_c2 where g_c
-	 * runs over the column's tokens c, c+3, c+6 (B = 9 needs no padding) */
+	/* deltas as documented, then dW[o][i] = one chain through the tokens
+	 * of column 0 (0, 3, 6), then 1, then 2 (B = 9 needs no padding) */
 	float d[B][5];
 	float lsum = 0.0f;
 
@@ -319,15 +319,14 @@ static void test_documented_tree(void **state)
 	assert_true(memcmp(&lsum, &o.loss_sum, 4) == 0);
 	for (unsigned k = 0; k < 5; k++)
 		for (unsigned i = 0; i < 20; i++) {
-			float g[3];
+			/* the first product, then one fused chain through
+			 * the tokens of column 0 (0, 3, 6), 1 (1, 4, 7) and
+			 * 2 (2, 5, 8) */
+			static const unsigned order[B] = { 0, 3, 6, 1, 4, 7, 2, 5, 8 };
+			float G = d[0][k] * X[0 * 20 + i];
 
-			for (unsigned c = 0; c < 3; c++) {
-				/* the first product, then the fused chain */
-				g[c] = d[c][k] * X[c * 20 + i];
-				for (unsigned t = c + 3; t < B; t += 3)
-					g[c] = fmaf(d[t][k], X[t * 20 + i], g[c]);
-			}
-			float G = (g[0] + g[1]) + g[2];
+			for (unsigned q = 1; q < B; q++)
+				G = fmaf(d[order[q]][k], X[order[q] * 20 + i], G);
 
 			assert_true(memcmp(&G, &dw[k * 20 + i], 4) == 0);
 		}

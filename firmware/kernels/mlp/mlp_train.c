@@ -292,42 +292,55 @@ static void backward_weights(uint32_t l, uint32_t dz)
 
 	uint32_t t = detail ? mark() : 0;
 
-	/* 1. dz of every output feature to every row */
+	/* 1. dz of every output feature to every row; the core reads them
+	 * (VSCALAR of the chain's first and last passes) */
 	gather_deltas(no, dz);
+	wse_vwait();
 	if (detail)
 		lap(&t, WSE_MLP_PROF_BWW_DZ(l));
 	for (uint32_t o = 0; o < no; o++) {
 		uint32_t owner = o % R, d = P.dall + 4 * o * FW;
+		const uint32_t *dbits = (const uint32_t *)(uintptr_t)d;
 
-		/* 2. g[s] = dz[0] * x[s][0], then the fused chain over token
-		 * slots j = 1 .. Tc-1 of dz[j] * x[s][j] (a product to start
-		 * with rather than +0: no pass to zero grad) */
+		/* 2. the weight-gradient chain with the row chain fused in:
+		 * g[s] = fma(dz[j], x[s][j], g[s]) over the column's token slots
+		 * j = 0 .. Tc-1, g starting from the west neighbour's g (column 0:
+		 * from its first product dz[0] * x[s][0]); the last pass goes
+		 * east, toward the outlet. One pass per slot, no separate
+		 * addition. */
 		if (ai) {
-			MEM(0, P.grad, ai, 1, 1, 0);
+			if (Tc == 1)
+				FAB(0, gout, ai, 1);
+			else
+				MEM(0, P.grad, ai, 1, 1, 0);
 			MEM(1, P.act[l], ai, FW, 1, 0);
-			MEM(2, d, 1, 0, 1, 0);
-			OP(WSE_V_FMULS, WSE_B_PERPASS);
-			if (Tc > 1) {
-				MEM(0, P.grad, ai, 1, Tc - 1, 0);
-				MEM(1, P.act[l] + 4, ai, FW, Tc - 1, 1);
-				MEM(2, d + 4, 1, 0, Tc - 1, 1);
+			if (c == 0) {
+				MEM(2, d, 1, 0, 1, 0);
+				OP(WSE_V_FMULS, WSE_B_PERPASS);
+			} else {
+				FAB(2, gin, ai, 1);
+				wse_vscalar(dbits[0]);
+				OP(WSE_V_FMACS, WSE_B_ADDEND);
+			}
+			if (Tc > 2) {
+				MEM(0, P.grad, ai, 1, Tc - 2, 0);
+				MEM(1, P.act[l] + 4, ai, FW, Tc - 2, 1);
+				MEM(2, d + 4, 1, 0, Tc - 2, 1);
 				OP(WSE_V_FMACS, WSE_B_PERPASS);
 			}
 			if (detail)
 				lap(&t, WSE_MLP_PROF_BWW_FMACS(l));
-			/* 3. row chain toward the east outlet */
-			FAB(0, gout, ai, 1);
-			MEM(1, P.grad, ai, 1, 1, 0);
-			if (c == 0) {
-				OP(WSE_V_FMOVS, WSE_B_VEC);
-			} else {
-				FAB(2, gin, ai, 1);
-				OP(WSE_V_FADDS, WSE_B_VEC);
+			if (Tc > 1) {
+				FAB(0, gout, ai, 1);
+				MEM(1, P.act[l] + 4 * (Tc - 1), ai, FW, 1, 0);
+				MEM(2, P.grad, ai, 1, 1, 0);
+				wse_vscalar(dbits[Tc - 1]);
+				OP(WSE_V_FMACS, WSE_B_ADDEND);
 			}
 			if (detail)
 				lap(&t, WSE_MLP_PROF_BWW_CHAIN(l));
 		}
-		/* 4. bias gradient on the owner row: ((+0 + dz[0]) + dz[1]) ... */
+		/* 3. bias gradient on the owner row: ((+0 + dz[0]) + dz[1]) ... */
 		if (r == owner) {
 			vzero(P.bsum, 1);
 			MEM(0, P.bsum, Tc, 0, 1, 0);
