@@ -120,7 +120,8 @@ bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf $(DF_BENCH_MESH_TB) $(DF_BUIL
 	        printf "BENCH pe.fmacs_vv_rate_min %.4f\n", m["vv"]; \
 	        printf "BENCH pe.fmacs_vv_streamed_rate %.4f\n", e["vvs"] / c["vvs"]; \
 	        printf "BENCH pe.fmacs_fwd_rate %.4f\n", e["fwd"] / c["fwd"]; \
-	        printf "BENCH pe.fmacs_bww_rate %.4f\n", e["bww"] / c["bww"] }' \
+	        printf "BENCH pe.fmacs_bww_rate %.4f\n", e["bww"] / c["bww"]; \
+	        printf "BENCH pe.fabric_stream_rate %.4f\n", e["stream"] / c["stream"] }' \
 	  $(DF_BUILD)/bench.out $(DF_BUILD)/bench-fabric.out
 BENCH_STAGES += bench-pe
 

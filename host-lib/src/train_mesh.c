@@ -495,14 +495,17 @@ static int tm_streams_wait(struct train_mesh *m, struct tm_streams *q, unsigned 
 
 /* Stream each row its input features of the whole batch in token order
  * (padded tokens 0), then the labels of all tokens (padded: 0); the
- * kernel keeps its column's tokens. */
+ * kernel keeps its column's tokens. One chunk per feature and row, rows
+ * taking turns feature by feature, so that all rows load together and
+ * start the forward pass at the same time (a chunk per row would fill row
+ * 0 first, and row R-1 would finish loading a whole row's batch later). */
 static int stream_batch(struct train_mesh *m, struct tm_streams *q, unsigned n0,
 			const float *x, const uint8_t *labels, unsigned B, unsigned tc)
 {
-	unsigned R = m->R, bp = tc * m->C;
-	size_t per_row = ((size_t)rows_of(n0, R) + 1) * bp;
-	uint64_t *wv = calloc(per_row * R, sizeof(uint64_t));
-	struct wse_stream_chunk *ch = calloc(R, sizeof(*ch));
+	unsigned R = m->R, bp = tc * m->C, slots = rows_of(n0, R) + 1;
+	uint64_t *wv = calloc((size_t)slots * R * bp, sizeof(uint64_t));
+	struct wse_stream_chunk *ch = calloc((size_t)slots * R, sizeof(*ch));
+	size_t nc = 0;
 	int r;
 
 	if (!wv || !ch) {
@@ -510,22 +513,24 @@ static int stream_batch(struct train_mesh *m, struct tm_streams *q, unsigned n0,
 		free(ch);
 		return WSE_ERROR_NO_MEM;
 	}
-	for (unsigned y = 0; y < R; y++) {
-		uint64_t *o = wv + y * per_row;
-		size_t n = 0;
+	for (unsigned s = 0; s < slots; s++)
+		for (unsigned y = 0; y < R; y++) {
+			unsigned i = y + s * R, na = wse_mlp_count(n0, y, R);
+			uint64_t *o = wv + nc * bp;
 
-		for (unsigned i = y; i < n0; i += R)
-			for (unsigned t = 0; t < bp; t++)
-				o[n++] = wse_wavelet(t < B ? f2u(x[(size_t)t * n0 + i]) : 0,
-						     WSE_MLP_C_WEIGHTS, 0);
-		for (unsigned t = 0; t < bp; t++)
-			o[n++] = wse_wavelet(t < B ? labels[t] : 0, WSE_MLP_C_WEIGHTS, 0);
-		ch[y] = (struct wse_stream_chunk){ .edge = WSE_WEST, .row = y, .wavelets = o,
-						   .count = n };
-		m->st.bytes[TM_BATCH] += 4ull * (n - bp);
-		m->st.bytes[TM_LABELS] += 4ull * bp;
-	}
-	r = tm_stream_in(m, q, ch, R);
+			if (s > na)
+				continue;
+			for (unsigned t = 0; t < bp; t++) {
+				uint32_t v = s < na ? (t < B ? f2u(x[(size_t)t * n0 + i]) : 0)
+						    : (t < B ? labels[t] : 0);
+
+				o[t] = wse_wavelet(v, WSE_MLP_C_WEIGHTS, 0);
+			}
+			ch[nc++] = (struct wse_stream_chunk){ .edge = WSE_WEST, .row = y,
+							      .wavelets = o, .count = bp };
+			m->st.bytes[s < na ? TM_BATCH : TM_LABELS] += 4ull * bp;
+		}
+	r = tm_stream_in(m, q, ch, nc);
 	free(wv);
 	free(ch);
 	return r;

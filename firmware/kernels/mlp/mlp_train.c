@@ -361,11 +361,24 @@ static void backward_weights(uint32_t l, uint32_t dz)
 	}
 }
 
+/* d[k] = (h[k] > 0.0f) ? d[k] : +0 for k < n, on the bits: h > 0 is
+ * "sign clear, not +0, not NaN" (so the core needs no float compare). */
+static void relu_mask(uint32_t d, uint32_t h, uint32_t n)
+{
+	uint32_t *dv = (uint32_t *)(uintptr_t)d;
+	const int32_t *hv = (const int32_t *)(uintptr_t)h;
+
+	for (uint32_t k = 0; k < n; k++)
+		if (hv[k] <= 0 || (uint32_t)hv[k] > 0x7f800000u)
+			dv[k] = 0;
+}
+
 /* Backward, inputs of layer l >= 1, from the deltas backward_weights(l)
  * gathered into dall: the row's input features i = r + qR in order, each
  * one FMACS from +0 over all no output features with W[o][i] streamed to
  * this row alone, so the delta of i forms at its owner with no reduction;
- * then masked by the ReLU of the input. */
+ * then masked by the ReLU of the input, feature q on the core while the
+ * engine runs feature q+1. */
 static void backward_inputs(uint32_t l, uint32_t dz_in)
 {
 	uint32_t no = P.dims[l + 1], ai = wse_mlp_count(P.dims[l], r, R);
@@ -377,16 +390,21 @@ static void backward_inputs(uint32_t l, uint32_t dz_in)
 	wse_dsd_mem(0, dz_in, Tc, 1, no, 0, FW);
 	MEM(1, P.dall, Tc, 1, no, FW);
 	FAB(2, WSE_MLP_C_WEIGHTS, 1, no);
+	wse_vwait();
+	uint32_t base = wse_vdone(); /* two operations per feature from here */
+
 	for (uint32_t q = 0; q < ai; q++) {
 		wse_vop(WSE_VOP(WSE_V_FMOVS, 3, 4, 0, WSE_B_VEC));
 		OP(WSE_V_FMACS, WSE_B_PERPASS);
+		if (q) {
+			while (wse_vdone() - base < 2 * q)
+				;
+			relu_mask(dz_in + 4 * (q - 1) * FW, P.act[l] + 4 * (q - 1) * FW, Tc);
+		}
 	}
 	wse_vwait();
-	float *d = F(dz_in);
-	const float *h = F(P.act[l]);
-
-	for (uint32_t k = 0; k < ai * FW; k++)
-		d[k] = (h[k] > 0.0f) ? d[k] : 0.0f;
+	if (ai)
+		relu_mask(dz_in + 4 * (ai - 1) * FW, P.act[l] + 4 * (ai - 1) * FW, Tc);
 }
 
 static int __attribute__((noinline)) pass(void)

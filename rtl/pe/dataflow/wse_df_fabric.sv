@@ -146,12 +146,13 @@ module wse_df_fabric #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      // (nested: Verilator unrolls a loop of at most 64 iterations here)
       for (int c = 0; c < 32; c++) begin
         qrd_q[c]  <= '0;
         qwr_q[c]  <= '0;
         qcnt_q[c] <= '0;
+        for (int k = 0; k < D; k++) qmem_q[c*D + k] <= '0;
       end
-      for (int i = 0; i < 32 * D; i++) qmem_q[i] <= '0;
       mprio_q <= 1'b0;
     end else begin
       mprio_q <= mprio_d;

@@ -10,6 +10,10 @@
  *          prints "R fabric ELEMENTS CYCLES", measured with mcycle from the
  *          first descriptor write to the last completion (wse_vwait), for
  *          every bank alignment of x and dst, and checks the sums;
+ *   then (0,0) streams 4000 more wavelets at full rate and (1,0) adds them
+ *   in as B of FADDS, one per cycle at best: "R stream 4000 CYCLES", the
+ *   rate one color sustains through a hop into the engine
+ *   (pe.fabric_stream_rate);
  *   others exit at once.
  * Before the first run (1,0) waits until the stream has reached its queue,
  * so (0,0)'s start-up is not counted; after that the stream runs on, held
@@ -47,6 +51,8 @@ static int producer(void)
 	wse_dsd_fabric(0, C_W, NW, 1);
 	wse_dsd_mem(1, wbuf, NW, 1, 1, 0, 0);
 	for (uint32_t r = 0; r < NB * NB; r++)
+		wse_vop(WSE_VOP(WSE_V_FMOVS, 0, 1, 1, WSE_B_VEC));
+	for (uint32_t r = 0; r < 4; r++) /* the full-rate stream */
 		wse_vop(WSE_VOP(WSE_V_FMOVS, 0, 1, 1, WSE_B_VEC));
 	wse_vwait();
 	return 0;
@@ -95,6 +101,18 @@ static int consumer(void)
 		for (uint32_t yo = 0; yo < NB; yo++)
 			if (run(ao, yo))
 				return 1 + (int)(ao * NB + yo);
+	while (wse_queue_count(C_W) == 0)
+		;
+	uint32_t t0 = wse_cycles();
+	wse_dsd_mem(0, ybuf, 8, 1, 1, 0, 0);
+	wse_dsd_mem(1, ybuf, 8, 1, 1, 0, 0);
+	wse_dsd_fabric(2, C_W, 8, 1);
+	for (int k = 0; k < 500; k++)
+		wse_vop(WSE_VOP(WSE_V_FADDS, 0, 1, 2, WSE_B_VEC));
+	wse_vwait();
+	wse_puts("R stream 4000 ");
+	wse_putu(wse_cycles() - t0);
+	wse_putc('\n');
 	return 0;
 }
 
