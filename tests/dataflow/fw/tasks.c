@@ -59,25 +59,29 @@ int main(void)
 	if (wse_next_task() != 0)
 		return 1;
 
-	/* 2. Blocked data task: three wavelets, two queue at the PE, none run. */
+	/* 2. Blocked data task: one wavelet more than the PE's queue holds;
+	 * the queue fills (the last waits in the router), none run. */
+	const uint32_t qd = WSE_CFG_RAMP_COLOR_DEPTH;
 	wse_block(T_A);
 	if (wse_df_rd(WSE_DF_BLOCK) != (1u << T_A))
 		return 2;
-	wse_send(C_A, 100);
-	wse_send(C_A, 101);
-	wse_send(C_A, 102);
-	wait_count(C_A, 2);
+	for (uint32_t k = 0; k <= qd; k++)
+		wse_send(C_A, 100 + k);
+	wait_count(C_A, qd);
 	for (int i = 0; i < 50; i++)
 		if (wse_next_task() != 0)
 			return 3;
-	if (wse_queue_count(C_A) != 2)
+	if (wse_queue_count(C_A) != qd)
 		return 4;
-	/* unblock: three runs, in order, one per wavelet */
+	/* unblock: qd + 1 runs, in order, one per wavelet */
 	wse_unblock(T_A);
-	expect_runs = 3;
+	expect_runs = qd + 1;
 	wse_task_loop(0);
-	if (nlog != 3 || log_[0] != 0xa000u + 100 || log_[1] != 0xa000u + 101 || log_[2] != 0xa000u + 102)
+	if (nlog != qd + 1)
 		return 5;
+	for (uint32_t k = 0; k <= qd; k++)
+		if (log_[k] != 0xa000u + 100 + k)
+			return 5;
 
 	/* 3. Local task: runs once per activation; deactivate cancels. */
 	nlog = 0;
