@@ -33,7 +33,8 @@ static float ref_fmax(float a, float b)
 }
 
 /* z[o][t] = sum over rows r (chain 0..R-1) of the partial of row r
- * (fused multiply-adds over i = r, r+R, ... in ascending order from +0),
+ * (the first product W[o][r] * x[r][t], then fused multiply-adds over
+ * i = r+R, r+2R, ... in ascending order; +0 for a row with no input),
  * then + bias at o's owner. y is [n_o][Bp], x is [n_i][Bp]. */
 static void ref_forward(unsigned R, unsigned n_i, unsigned n_o, unsigned Bp,
 			const float *w, const float *bias, const float *x,
@@ -46,9 +47,9 @@ static void ref_forward(unsigned R, unsigned n_i, unsigned n_o, unsigned Bp,
 			float s = 0.0f;
 
 			for (unsigned r = 0; r < R; r++) {
-				float p = 0.0f;
+				float p = (r < n_i) ? wo[r] * x[(size_t)r * Bp + t] : 0.0f;
 
-				for (unsigned i = r; i < n_i; i += R)
+				for (unsigned i = r + R; i < n_i; i += R)
 					p = fmaf(wo[i], x[(size_t)i * Bp + t], p);
 				s = (r == 0) ? p : s + p;
 			}

@@ -280,11 +280,13 @@ static void test_documented_tree(void **state)
 
 	for (unsigned t = 0; t < B; t++)
 		for (unsigned k = 0; k < 5; k++) {
-			float p0 = 0.0f, p1 = 0.0f;
+			/* each row's chain starts with its first product */
+			float p0 = wl[k * 20 + 0] * X[t * 20 + 0];
+			float p1 = wl[k * 20 + 1] * X[t * 20 + 1];
 
-			for (unsigned i = 0; i < 20; i += 2)
+			for (unsigned i = 2; i < 20; i += 2)
 				p0 = fmaf(wl[k * 20 + i], X[t * 20 + i], p0);
-			for (unsigned i = 1; i < 20; i += 2)
+			for (unsigned i = 3; i < 20; i += 2)
 				p1 = fmaf(wl[k * 20 + i], X[t * 20 + i], p1);
 			z[t][k] = (p0 + p1) + bl[k];
 		}
@@ -339,22 +341,23 @@ static void test_single_pe_sequential(void **state)
 	(void)state;
 	setup_net(3);
 	ref_run(1, 1);
-	/* the forward pass as plain sequential chains over i */
+	/* the forward pass as plain sequential chains over i from the first
+	 * product */
 	float h[B][12], h2[B][7];
 
 	for (unsigned t = 0; t < B; t++) {
 		for (unsigned o = 0; o < 12; o++) {
-			float s = 0.0f;
+			float s = W[0][o * 20 + 0] * X[t * 20 + 0];
 
-			for (unsigned i = 0; i < 20; i++)
+			for (unsigned i = 1; i < 20; i++)
 				s = fmaf(W[0][o * 20 + i], X[t * 20 + i], s);
 			s = s + Bi[0][o];
 			h[t][o] = s > 0.0f ? s : 0.0f;
 		}
 		for (unsigned o = 0; o < 7; o++) {
-			float s = 0.0f;
+			float s = W[1][o * 12 + 0] * h[t][0];
 
-			for (unsigned i = 0; i < 12; i++)
+			for (unsigned i = 1; i < 12; i++)
 				s = fmaf(W[1][o * 12 + i], h[t][i], s);
 			s = s + Bi[1][o];
 			h2[t][o] = s > 0.0f ? s : 0.0f;
@@ -369,9 +372,9 @@ static void test_single_pe_sequential(void **state)
 		float m = -INFINITY, S = 0.0f, e[5];
 
 		for (unsigned o = 0; o < 5; o++) {
-			float s = 0.0f;
+			float s = W[2][o * 7 + 0] * h2[t][0];
 
-			for (unsigned i = 0; i < 7; i++)
+			for (unsigned i = 1; i < 7; i++)
 				s = fmaf(W[2][o * 7 + i], h2[t][i], s);
 			z[t][o] = s + Bi[2][o];
 			m = z[t][o] > m ? z[t][o] : m;

@@ -56,18 +56,25 @@ static void vzero(uint32_t dst, uint32_t n)
 	OP(WSE_V_FMOVS, WSE_B_VEC);
 }
 
-/* part[j] = fused chain over the k streamed scalars: part = +0, then
- * part[j] = fma(src[s][j], w_s, part[j]) for s = 0..k-1 (one pass per
- * wavelet of color 0). */
+/* part[j] = the fused chain over the k streamed scalars w_s (one pass per
+ * wavelet of color 0): the first product src[0][j] * w_0, then
+ * fma(src[s][j], w_s, part[j]) for s = 1 .. k-1; +0 when k = 0. */
 static void stream_fmacs(uint32_t src, uint32_t k)
 {
-	vzero(P.part, Tc);
-	if (!k)
+	if (!k) {
+		vzero(P.part, Tc);
 		return;
-	MEM(0, P.part, Tc, 1, k, 0);
-	MEM(1, src, Tc, 1, k, FW);
-	FAB(2, WSE_MLP_C_WEIGHTS, 1, k);
-	OP(WSE_V_FMACS, WSE_B_PERPASS);
+	}
+	MEM(0, P.part, Tc, 1, 1, 0);
+	MEM(1, src, Tc, 1, 1, 0);
+	FAB(2, WSE_MLP_C_WEIGHTS, 1, 1);
+	OP(WSE_V_FMULS, WSE_B_PERPASS);
+	if (k > 1) {
+		MEM(0, P.part, Tc, 1, k - 1, 0);
+		MEM(1, src + 4 * FW, Tc, 1, k - 1, FW);
+		FAB(2, WSE_MLP_C_WEIGHTS, 1, k - 1);
+		OP(WSE_V_FMACS, WSE_B_PERPASS);
+	}
 }
 
 /*
