@@ -178,7 +178,7 @@ static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *
 	TAKE(sum, tc);
 	TAKE(dall, nmax_out * fw);
 	TAKE(grad, amax_in);
-	TAKE(bsum, 1);
+	TAKE(bsum, amax_delta);
 	TAKE(zeros, amax_all > tc ? amax_all : tc);
 	TAKE(labels, tc);
 	TAKE(loss, tc);

@@ -76,7 +76,7 @@ struct wse_mlp_params {
 	wse_u32 dall;           /* max dims[l>=1] x Fw: every output feature's deltas,
 				 * gathered to every row (backward) */
 	wse_u32 grad;           /* a(max dims[l<L]): weight-gradient partials */
-	wse_u32 bsum;           /* 1: bias-gradient partial */
+	wse_u32 bsum;           /* A(n): bias-gradient partials of the row's outputs */
 	wse_u32 zeros;          /* max(Tc, a(max dims)) words of +0, set by the kernel */
 	wse_u32 labels;         /* Tc u32: class of token slot j (streamed in) */
 	wse_u32 loss;           /* Tc out: per-token loss on the label's row */

@@ -305,6 +305,21 @@ static void backward_weights(uint32_t l, uint32_t dz)
 	wse_vwait();
 	if (detail)
 		lap(&t, WSE_MLP_PROF_BWW_DZ(l));
+	/* the bias partials of the row's own outputs o = r + kR, all at once:
+	 * bsum[k] = ((+0 + dz[o][0]) + dz[o][1]) + ... over the token slots,
+	 * one pass per slot across the outputs (no element waits for the one
+	 * before it, as it would in a chain over one word) */
+	uint32_t nown = wse_mlp_count(no, r, R);
+
+	if (nown) {
+		MEM(0, P.bsum, nown, 1, 1, 0);
+		MEM(1, P.zeros, nown, 1, 1, 0);
+		OP(WSE_V_FMOVS, WSE_B_VEC);
+		MEM(0, P.bsum, nown, 1, Tc, 0);
+		MEM(1, P.bsum, nown, 1, Tc, 0);
+		MEM(2, P.dall + 4 * r * FW, nown, R * FW, Tc, 1);
+		OP(WSE_V_FADDS, WSE_B_VEC);
+	}
 	for (uint32_t o = 0; o < no; o++) {
 		uint32_t owner = o % R, d = P.dall + 4 * o * FW;
 		const uint32_t *dbits = (const uint32_t *)(uintptr_t)d;
@@ -347,15 +362,10 @@ static void backward_weights(uint32_t l, uint32_t dz)
 			if (detail)
 				lap(&t, WSE_MLP_PROF_BWW_CHAIN(l));
 		}
-		/* 3. bias gradient on the owner row: ((+0 + dz[0]) + dz[1]) ... */
+		/* 3. bias gradient on the owner row, its partial along the row */
 		if (r == owner) {
-			vzero(P.bsum, 1);
-			MEM(0, P.bsum, Tc, 0, 1, 0);
-			MEM(1, P.bsum, Tc, 0, 1, 0);
-			MEM(2, d, Tc, 1, 1, 0);
-			OP(WSE_V_FADDS, WSE_B_VEC);
 			FAB(0, gout, 1, 1);
-			MEM(1, P.bsum, 1, 1, 1, 0);
+			MEM(1, P.bsum + 4 * (o / R), 1, 1, 1, 0);
 			if (c == 0) {
 				OP(WSE_V_FMOVS, WSE_B_VEC);
 			} else {
