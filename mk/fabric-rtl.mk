@@ -40,9 +40,10 @@ FABRIC_VFLAGS  := --cc --exe --build -j $(JOBS) --assert -Wno-fatal -Wno-lint \
 	-Wno-style $(FABRIC_RTL_INC) -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0"
 
 $(FABRIC_RTL_OBJ)/router/tb_router_smoke: $(call FABRIC_RTL_FILES,sim-4x4) \
-		tests/fabric-rtl/tb_router_smoke.cpp tests/fabric-rtl/tb_util.h
+		tests/fabric-rtl/tb_router_smoke.cpp tests/fabric-rtl/tb_util.h $(BUILD)/boards/sim-4x4/wse_cfg.h
 	@mkdir -p $(dir $@)
 	verilator $(FABRIC_VFLAGS) --top-module wse_router -Mdir $(dir $@) \
+	  -CFLAGS "-I$(abspath $(BUILD))/boards/sim-4x4" \
 	  -o $(notdir $@) $(abspath $(call FABRIC_RTL_FILES,sim-4x4) tests/fabric-rtl/tb_router_smoke.cpp) >/dev/null
 
 $(FABRIC_RTL_OBJ)/mesh/tb_mesh_smoke: $(call FABRIC_RTL_FILES,sim-2x2) \

@@ -5,15 +5,10 @@
 #include <vector>
 #include <deque>
 
-#ifndef NUM_VC
-#define NUM_VC 4
-#endif
-#ifndef VC_DEPTH
-#define VC_DEPTH 4
-#endif
-#ifndef RAMP_DEPTH
-#define RAMP_DEPTH 2
-#endif
+#include "wse_cfg.h" /* the board the router is built for */
+#define NUM_VC ((int)WSE_CFG_NUM_VC)
+#define VC_DEPTH ((int)WSE_CFG_VC_DEPTH)
+#define RAMP_DEPTH ((int)WSE_CFG_RAMP_COLOR_DEPTH)
 static const int WW = 38;
 
 static unsigned vc_of(unsigned color) { return color / 8; }  // board map
