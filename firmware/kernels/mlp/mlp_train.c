@@ -410,18 +410,19 @@ static void backward_inputs(uint32_t l, uint32_t dz_in)
 	wse_vwait();
 	uint32_t base = wse_vdone(); /* two operations per feature from here */
 
-	for (uint32_t q = 0; q < ai; q++) {
-		wse_vop(WSE_VOP(WSE_V_FMOVS, 3, 4, 0, WSE_B_VEC));
-		OP(WSE_V_FMACS, WSE_B_PERPASS);
+	/* step q issues feature q (q < ai), then masks feature q-1 once its
+	 * two operations are done; the last step only waits and masks */
+	for (uint32_t q = 0; q <= ai; q++) {
+		if (q < ai) {
+			wse_vop(WSE_VOP(WSE_V_FMOVS, 3, 4, 0, WSE_B_VEC));
+			OP(WSE_V_FMACS, WSE_B_PERPASS);
+		}
 		if (q) {
 			while (wse_vdone() - base < 2 * q)
 				;
 			relu_mask(dz_in + 4 * (q - 1) * FW, P.act[l] + 4 * (q - 1) * FW, Tc);
 		}
 	}
-	wse_vwait();
-	if (ai)
-		relu_mask(dz_in + 4 * (ai - 1) * FW, P.act[l] + 4 * (ai - 1) * FW, Tc);
 }
 
 static int __attribute__((noinline)) pass(void)
