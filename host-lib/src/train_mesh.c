@@ -96,6 +96,11 @@ struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
 		if (!r)
 			r = wse_route_column_chain(p, WSE_MLP_C_RETURN_A, WSE_MLP_C_RETURN_B, x,
 						   rows - 1, 0);
+		/* forward totals: row R-1 straight north to their owner row k */
+		for (unsigned k = 0; !r && k + 1 < rows; k++)
+			for (unsigned y = k; !r && y < rows; y++)
+				r = wse_route_set(p, x, y, wse_mlp_owner_color(k),
+						  y + 1 == rows ? PR : PS, y == k ? PR : PN);
 		for (unsigned y = 0; !r && y < rows; y++)
 			r = wse_route_set(p, x, y, WSE_MLP_C_DELTA, y == 0 ? PR : PN,
 					  (y == 0 ? 0 : PR) | (y + 1 < rows ? PS : 0));
@@ -170,12 +175,12 @@ static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *
 			amax_in = n > amax_in ? n : amax_in;
 	}
 #define TAKE(field, words) do { lo->p.field = a; a += 4u * (uint32_t)(words); } while (0)
+	/* a layer input keeps one more feature slot: +1.0, the bias's input */
 	for (unsigned l = 0; l <= L; l++)
-		TAKE(act[l], rows_of(dims[l], R) * fw);
+		TAKE(act[l], (rows_of(dims[l], R) + (l < L)) * fw);
 	TAKE(delta[0], amax_delta * fw);
 	TAKE(delta[1], amax_delta * fw);
 	TAKE(part, tc);
-	TAKE(sum, tc);
 	TAKE(dall, nmax_out * fw);
 	TAKE(grad, amax_in);
 	TAKE(bsum, amax_delta);
@@ -243,6 +248,12 @@ int train_mesh_open(struct train_mesh **out, const char *uri, unsigned nlayers,
 		goto fail_io;
 	m->R = m->info.rows;
 	m->C = m->info.columns;
+	if (m->R > WSE_MLP_MAX_ROWS) {
+		r = tm_fail(m, WSE_ERROR_NOT_SUPPORTED,
+			    "mesh backend: the kernel runs on at most %u rows, the device has %u",
+			    WSE_MLP_MAX_ROWS, m->R);
+		goto fail;
+	}
 	if (!(m->written = calloc((size_t)m->R * m->C, sizeof(*m->written)))) {
 		r = tm_fail(m, WSE_ERROR_NO_MEM, "out of memory");
 		goto fail;

@@ -32,10 +32,11 @@ static float ref_fmax(float a, float b)
 	return a > b ? a : b;
 }
 
-/* z[o][t] = sum over rows r (chain 0..R-1) of the partial of row r
- * (the first product W[o][r] * x[r][t], then fused multiply-adds over
- * i = r+R, r+2R, ... in ascending order; +0 for a row with no input),
- * then + bias at o's owner. y is [n_o][Bp], x is [n_i][Bp]. */
+/* z[o][t] = sum over rows r (chain 0..R-1) of the partial of row r: the
+ * first product, then fused multiply-adds, over the row's streamed scalars
+ * in order: W[o][i] * x[i][t] for i = r, r+R, r+2R, ... < n_i, then at
+ * o's owner row (o mod R) the bias as one more, b[o] * 1.0 (+0 for a row
+ * with none). y is [n_o][Bp], x is [n_i][Bp]. */
 static void ref_forward(unsigned R, unsigned n_i, unsigned n_o, unsigned Bp,
 			const float *w, const float *bias, const float *x,
 			float *z)
@@ -51,9 +52,11 @@ static void ref_forward(unsigned R, unsigned n_i, unsigned n_o, unsigned Bp,
 
 				for (unsigned i = r + R; i < n_i; i += R)
 					p = fmaf(wo[i], x[(size_t)i * Bp + t], p);
+				if (ref_row(o, R) == r)
+					p = (r < n_i) ? fmaf(bias[o], 1.0f, p) : bias[o] * 1.0f;
 				s = (r == 0) ? p : s + p;
 			}
-			z[(size_t)o * Bp + t] = s + bias[o];
+			z[(size_t)o * Bp + t] = s;
 		}
 	}
 }

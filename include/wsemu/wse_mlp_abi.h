@@ -14,9 +14,11 @@
 
 #define WSE_MLP_MAGIC 0x4d4c5031u /* "MLP1" */
 #define WSE_MLP_MAX_LAYERS 8
+#define WSE_MLP_MAX_ROWS 8 /* the owner colors 1 .. R-1 end below C_REDUCE_A */
 
 /* Colors (docs/training-dataflow.md section 6). */
 #define WSE_MLP_C_WEIGHTS 0u   /* west edge -> row multicast: weights, biases */
+#define WSE_MLP_C_OWNER 1u     /* 1 .. R-1: row R-1 straight north to row k (forward totals) */
 #define WSE_MLP_C_REDUCE_A 8u  /* column chain southward, hop k even */
 #define WSE_MLP_C_REDUCE_B 9u  /*   hop k odd */
 #define WSE_MLP_C_GRAD_A 10u   /* row chain eastward (to the outlet), column even */
@@ -69,10 +71,10 @@ struct wse_mlp_params {
 	wse_u32 nlayers;        /* L */
 	wse_u32 dims[WSE_MLP_MAX_LAYERS + 1];
 	wse_u32 inv_n;          /* binary32 bits of 1 / N (output deltas) */
-	wse_u32 act[WSE_MLP_MAX_LAYERS + 1]; /* a(dims[l]) x Fw: layer inputs; act[L] logits */
+	wse_u32 act[WSE_MLP_MAX_LAYERS + 1]; /* (a(dims[l]) + 1) x Fw: layer inputs, then
+				* +1.0 in slot a(dims[l]); act[L]: a(dims[L]) x Fw logits */
 	wse_u32 delta[2];       /* a(max dims[l>=1]) x Fw each */
 	wse_u32 part;           /* Tc: partial sums */
-	wse_u32 sum;            /* Tc: reduced sums at row R-1 / the owner */
 	wse_u32 dall;           /* max dims[l>=1] x Fw: every output feature's deltas,
 				 * gathered to every row (backward) */
 	wse_u32 grad;           /* a(max dims[l<L]): weight-gradient partials */
@@ -115,6 +117,12 @@ static inline wse_u32 wse_mlp_reduce_color(wse_u32 r)
 static inline wse_u32 wse_mlp_return_color(wse_u32 r, wse_u32 R)
 {
 	return ((R - 1u - r) & 1u) ? WSE_MLP_C_RETURN_B : WSE_MLP_C_RETURN_A;
+}
+/* Color on which row R-1 sends the forward totals owned by row k < R-1
+ * north to row k, past the rows in between (R <= WSE_MLP_MAX_ROWS). */
+static inline wse_u32 wse_mlp_owner_color(wse_u32 k)
+{
+	return WSE_MLP_C_OWNER + k;
 }
 /* Color of the row-chain hop sent by column c eastward (gradients). */
 static inline wse_u32 wse_mlp_grad_color(wse_u32 c)

@@ -275,7 +275,8 @@ static void test_documented_tree(void **state)
 	o.db[0] = db;
 	assert_int_equal(train_ref_pass(&n, X, y, B, B, &o), 0);
 
-	/* logits by the tree: row 0 takes even i, row 1 odd i; z = (p0 + p1) + b */
+	/* logits by the tree: row 0 takes even i, row 1 odd i, the owner row
+	 * (k mod 2) the bias last as b * 1.0; z = p0 + p1 */
 	float z[B][5];
 
 	for (unsigned t = 0; t < B; t++)
@@ -288,7 +289,11 @@ static void test_documented_tree(void **state)
 				p0 = fmaf(wl[k * 20 + i], X[t * 20 + i], p0);
 			for (unsigned i = 3; i < 20; i += 2)
 				p1 = fmaf(wl[k * 20 + i], X[t * 20 + i], p1);
-			z[t][k] = (p0 + p1) + bl[k];
+			if (k % 2 == 0)
+				p0 = fmaf(bl[k], 1.0f, p0);
+			else
+				p1 = fmaf(bl[k], 1.0f, p1);
+			z[t][k] = p0 + p1;
 		}
 	/* deltas as documented, then dW[o][i] = one chain through the tokens
 	 * of column 0 (0, 3, 6), then 1, then 2 (B = 9 needs no padding) */

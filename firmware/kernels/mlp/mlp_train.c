@@ -56,21 +56,21 @@ static void vzero(uint32_t dst, uint32_t n)
 	OP(WSE_V_FMOVS, WSE_B_VEC);
 }
 
-/* part[j] = the fused chain over the k streamed scalars w_s (one pass per
+/* dst[j] = the fused chain over the k streamed scalars w_s (one pass per
  * wavelet of color 0): the first product src[0][j] * w_0, then
- * fma(src[s][j], w_s, part[j]) for s = 1 .. k-1; +0 when k = 0. */
-static void stream_fmacs(uint32_t src, uint32_t k)
+ * fma(src[s][j], w_s, dst[j]) for s = 1 .. k-1; +0 when k = 0. */
+static void stream_fmacs(uint32_t dst, uint32_t src, uint32_t k)
 {
 	if (!k) {
-		vzero(P.part, Tc);
+		vzero(dst, Tc);
 		return;
 	}
-	MEM(0, P.part, Tc, 1, 1, 0);
+	MEM(0, dst, Tc, 1, 1, 0);
 	MEM(1, src, Tc, 1, 1, 0);
 	FAB(2, WSE_MLP_C_WEIGHTS, 1, 1);
 	OP(WSE_V_FMULS, WSE_B_PERPASS);
 	if (k > 1) {
-		MEM(0, P.part, Tc, 1, k - 1, 0);
+		MEM(0, dst, Tc, 1, k - 1, 0);
 		MEM(1, src + 4 * FW, Tc, 1, k - 1, FW);
 		FAB(2, WSE_MLP_C_WEIGHTS, 1, k - 1);
 		OP(WSE_V_FMACS, WSE_B_PERPASS);
@@ -78,46 +78,29 @@ static void stream_fmacs(uint32_t src, uint32_t k)
 }
 
 /*
- * Reduce part down the column (rows 0 -> R-1, s_r = s_{r-1} + p_r) and
- * bring the total to row `owner`; there, write it plus the bias from color
- * 0 to `out` (Tc words). Every other row only forwards.
+ * Reduce part down the column (rows 0 -> R-1, s_r = s_{r-1} + p_r); row
+ * R-1 writes the total to `out` when it owns the feature, else sends it on
+ * the owner's color straight north to the owner, whose move channel takes
+ * it (forward() issues that move). Rows in between only pass it through
+ * their routers.
  */
 static void column_reduce(uint32_t owner, uint32_t out)
 {
-	uint32_t total = P.sum; /* where the chain's total lands */
-
-	if (R == 1) {
-		total = P.part;
-	} else if (r == 0) {
+	if (r == 0) {
 		FAB(0, wse_mlp_reduce_color(0), Tc, 1);
 		MEM(1, P.part, Tc, 1, 1, 0);
 		OP(WSE_V_FMOVS, WSE_B_VEC);
-	} else {
-		if (r < R - 1)
-			FAB(0, wse_mlp_reduce_color(r), Tc, 1);
-		else if (owner == R - 1)
-			MEM(0, total, Tc, 1, 1, 0);
-		else
-			FAB(0, wse_mlp_return_color(r, R), Tc, 1);
-		MEM(1, P.part, Tc, 1, 1, 0);
-		FAB(2, wse_mlp_reduce_color(r - 1), Tc, 1);
-		OP(WSE_V_FADDS, WSE_B_VEC);
-	}
-	if (R > 1 && owner != R - 1 && r >= owner && r < R - 1) {
-		/* the return chain from row R-1 north to the owner */
-		if (r == owner)
-			MEM(0, total, Tc, 1, 1, 0);
-		else
-			FAB(0, wse_mlp_return_color(r, R), Tc, 1);
-		FAB(1, wse_mlp_return_color(r + 1, R), Tc, 1);
-		OP(WSE_V_FMOVS, WSE_B_VEC);
-	}
-	if (r != owner)
 		return;
-	MEM(0, out, Tc, 1, 1, 0);
-	MEM(1, total, Tc, 1, 1, 0);
-	FAB(2, WSE_MLP_C_WEIGHTS, 1, 1);
-	OP(WSE_V_FADDS, WSE_B_PERPASS);
+	}
+	if (r < R - 1)
+		FAB(0, wse_mlp_reduce_color(r), Tc, 1);
+	else if (owner == R - 1)
+		MEM(0, out, Tc, 1, 1, 0);
+	else
+		FAB(0, wse_mlp_owner_color(owner), Tc, 1);
+	MEM(1, P.part, Tc, 1, 1, 0);
+	FAB(2, wse_mlp_reduce_color(r - 1), Tc, 1);
+	OP(WSE_V_FADDS, WSE_B_VEC);
 }
 
 /* The row's input batch and labels arrive on color 0 ahead of the weights:
@@ -139,30 +122,47 @@ static void load_batch(void)
 	}
 }
 
-/* Forward of layer l: z[o] = chain of row partials + b[o] at o's owner,
- * ReLU for hidden layers. */
+/* Forward of layer l: z[o] = the chain of the row partials, o's owner
+ * row folding the bias into its own partial as one more pass (its input
+ * slot ai holds +1.0, pass() sets it); ReLU of the row's outputs at the
+ * end for hidden layers. */
 static void forward(uint32_t l)
 {
 	uint32_t ni = P.dims[l], no = P.dims[l + 1];
-	uint32_t ai = wse_mlp_count(ni, r, R);
+	uint32_t ai = wse_mlp_count(ni, r, R), ao = wse_mlp_count(no, r, R);
 	int hidden = l + 1 < P.nlayers;
 
 	uint32_t t = detail ? mark() : 0;
 
-	for (uint32_t o = 0; o < no; o++) {
-		uint32_t owner = o % R, out = P.act[l + 1] + 4 * (o / R) * FW;
+	/* every total this row owns, by one move from its color (row R-1
+	 * forms its own) */
+	if (R > 1 && r < R - 1 && ao) {
+		MEM(3, P.act[l + 1], Tc, 1, ao, FW);
+		FAB(4, wse_mlp_owner_color(r), 1, 1);
+		wse_vmov(WSE_VMOV(3, 4));
+	}
+	for (uint32_t o = 0, owner = 0; o < no; o++) {
+		uint32_t out = P.act[l + 1] + 4 * (o / R) * FW;
+		uint32_t k = ai + (r == owner);
 
-		stream_fmacs(P.act[l], ai);
-		if (detail)
-			lap(&t, WSE_MLP_PROF_FWD_FMACS(l));
-		column_reduce(owner, out);
-		if (hidden && r == owner) {
-			MEM(0, out, Tc, 1, 1, 0);
-			MEM(1, out, Tc, 1, 1, 0);
-			OP(WSE_V_RELU, WSE_B_VEC);
+		if (R == 1) {
+			stream_fmacs(out, P.act[l], k);
+		} else {
+			stream_fmacs(P.part, P.act[l], k);
+			if (detail)
+				lap(&t, WSE_MLP_PROF_FWD_FMACS(l));
+			column_reduce(owner, out);
 		}
 		if (detail)
 			lap(&t, WSE_MLP_PROF_FWD_RED(l));
+		owner = owner + 1 == R ? 0 : owner + 1;
+	}
+	if (R > 1 && r < R - 1 && ao)
+		wse_mwait();
+	if (hidden && ao) {
+		MEM(0, P.act[l + 1], Tc, 1, ao, FW);
+		MEM(1, P.act[l + 1], Tc, 1, ao, FW);
+		OP(WSE_V_RELU, WSE_B_VEC);
 	}
 }
 
@@ -447,6 +447,14 @@ static int __attribute__((noinline)) pass(void)
 	float *zeros = F(P.zeros);
 	for (uint32_t k = 0; k < nz; k++)
 		zeros[k] = 0.0f;
+	/* every layer input's slot after the row's features: +1.0, the input
+	 * the bias multiplies */
+	for (uint32_t l = 0; l < P.nlayers; l++) {
+		float *one = F(P.act[l] + 4 * wse_mlp_count(P.dims[l], r, R) * FW);
+
+		for (uint32_t j = 0; j < Tc; j++)
+			one[j] = 1.0f;
+	}
 
 	uint32_t tp = wse_cycles();
 
