@@ -108,7 +108,7 @@ TEST_FULL_STAGES += test-full-train-mesh
 
 # ---- make run: train on the simulated 4x4 mesh -----------------------------------
 RUN_STAGE  := run-train
-RUN_STEPS  ?= 30
+RUN_STEPS  ?= 20
 TM_PARAMS  := docs/examples/fmnist-196-64-10-mesh.params
 TM_RUN_ENV  = WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) WSEMU_SIM_DIR=$(abspath $(DS_FAST_DIR))
 
