@@ -42,6 +42,18 @@ $(TR_DIR)/%: tests/train/%.c $(HL_A_SAN) tests/train/tr_test.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TR_TCFLAGS) $(HL_SAN) -o $@ $< $(HL_A_SAN) -lcmocka $(HL_LIBS)
 
+# The API test also serves a 9-row tree from the mock device (tests/hostlib)
+# to the mesh backend, which must refuse it.
+$(TR_DIR)/mesh-2x9.dtb: tests/train/mesh-2x9.dts | deps
+	@mkdir -p $(dir $@)
+	dtc -q -I dts -O dtb -o $@ $<
+
+$(TR_DIR)/test_train_api: tests/train/test_train_api.c tests/hostlib/fake_dev.c tests/hostlib/fake_dev.h \
+		$(TR_DIR)/mesh-2x9.dtb $(HL_A_SAN) tests/train/tr_test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TR_TCFLAGS) -Itests/hostlib -DTR_DTB_2X9='"$(abspath $(TR_DIR)/mesh-2x9.dtb)"' $(HL_SAN) \
+		-o $@ $< tests/hostlib/fake_dev.c $(HL_A_SAN) -lcmocka $(HL_LIBS)
+
 $(TR_DIR)/test_train_ref: tests/train/test_train_ref.c tests/fpu/fpu_model.c tests/fpu/fpu_gen.c tests/fpu/fpu_model.h $(HL_A_SAN) tests/train/tr_test.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TR_TCFLAGS) -Itests/fpu $(HL_SAN) -o $@ $< tests/fpu/fpu_model.c tests/fpu/fpu_gen.c \

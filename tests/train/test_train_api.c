@@ -1,13 +1,17 @@
 /* The training API (wsehost_train.h) on the host-reference backend: one
  * step equals the reference trainer plus the reference optimizer, runs are
  * reproducible, save/load resumes bit for bit, tensors get and set, and bad
- * params, devices and datasets give clear errors. */
+ * params, devices and datasets give clear errors; the mesh backend refuses
+ * a device with more rows than its kernel runs on (the mock device of
+ * tests/hostlib serving a 9-row tree). */
 #include "tr_test.h"
 
 #include <unistd.h>
 
+#include "fake_dev.h"
 #include "fmnist.h"
 #include "train_ref.h"
+#include "wsehost.h"
 #include "wsehost_train.h"
 
 static char dir[512];
@@ -299,6 +303,39 @@ static void test_bad_params(void **state)
 	print_message("  -> %s\n", err);
 }
 
+/* A 9-row device: refused by the mesh backend with both numbers, after
+ * INFO and before any write to the device. */
+static void test_mesh_refuses_rows(void **state)
+{
+	(void)state;
+	char sock[600], body[1200];
+
+	snprintf(sock, sizeof(sock), "%s/wse.sock", dir);
+	struct fake_dev *f = fake_dev_start(sock, TR_DTB_2X9);
+
+	assert_non_null(f);
+	snprintf(body, sizeof(body),
+		 "model.layers = 196, 16, 10\ndata.pool = 2\nruntime.backend = mesh\n"
+		 "runtime.device = sim:attach=%s\n", sock);
+	/* what opening the device and reading its description take */
+	char uri[640];
+	wse_device *dev;
+	struct wse_info info = { .size = sizeof(info) };
+
+	snprintf(uri, sizeof(uri), "sim:attach=%s", sock);
+	assert_int_equal(wse_open(&dev, uri, NULL), 0);
+	assert_int_equal(wse_get_info(dev, &info), 0);
+	assert_int_equal(info.rows, 9);
+	wse_close(dev);
+	unsigned long opening = fake_dev_requests(f);
+
+	expect_create_error(body, WSE_ERROR_NOT_SUPPORTED,
+			    "the kernel runs on at most 8 rows, the device has 9");
+	/* no reset, load or route write followed */
+	assert_int_equal(fake_dev_requests(f), 2 * opening);
+	fake_dev_stop(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_save_load_resume),
 		cmocka_unit_test(test_micro_batches),
 		cmocka_unit_test(test_bad_params),
+		cmocka_unit_test(test_mesh_refuses_rows),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

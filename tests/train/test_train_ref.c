@@ -245,11 +245,11 @@ static void test_finite_differences(void **state)
 	free_net();
 }
 
-/* The summation tree of docs/training-dataflow.md written out for R = 2,
- * C = 3 on one output and one weight gradient. */
-static void test_documented_tree(void **state)
+/* The summation tree of docs/training-dataflow.md sections 2, 3 and 5
+ * written out for R rows and C = 3 columns on a one-layer net 20 -> 5: the
+ * logits, the loss and every weight gradient. */
+static void check_documented_tree(unsigned R)
 {
-	(void)state;
 	setup_net(5);
 	/* a one-layer net 20 -> 5 made of layer 0's first 5 outputs */
 	struct train_ref_net n;
@@ -263,7 +263,7 @@ static void test_documented_tree(void **state)
 	for (unsigned t = 0; t < B; t++)
 		y[t] = Y[t] % 5;
 	memset(&n, 0, sizeof(n));
-	n.rows = 2;
+	n.rows = R;
 	n.cols = 3;
 	n.nlayers = 1;
 	n.dims[0] = 20;
@@ -275,69 +275,87 @@ static void test_documented_tree(void **state)
 	o.db[0] = db;
 	assert_int_equal(train_ref_pass(&n, X, y, B, B, &o), 0);
 
-	/* logits by the tree: row 0 takes even i, row 1 odd i, the owner row
-	 * (k mod 2) the bias last as b * 1.0; z = p0 + p1 */
+	/* logits by the tree (section 2): row r's chain starts with the
+	 * product of its first input r and goes on through r+R, r+2R, ...;
+	 * the owner row (k mod R) takes the bias last as fma(b, 1.0, p); the
+	 * column chain adds the rows in order: z = ((p0 + p1) + ...) + p(R-1) */
 	float z[B][5];
 
 	for (unsigned t = 0; t < B; t++)
 		for (unsigned k = 0; k < 5; k++) {
-			/* each row's chain starts with its first product */
-			float p0 = wl[k * 20 + 0] * X[t * 20 + 0];
-			float p1 = wl[k * 20 + 1] * X[t * 20 + 1];
+			float zk = 0.0f;
 
-			for (unsigned i = 2; i < 20; i += 2)
-				p0 = fmaf(wl[k * 20 + i], X[t * 20 + i], p0);
-			for (unsigned i = 3; i < 20; i += 2)
-				p1 = fmaf(wl[k * 20 + i], X[t * 20 + i], p1);
-			if (k % 2 == 0)
-				p0 = fmaf(bl[k], 1.0f, p0);
-			else
-				p1 = fmaf(bl[k], 1.0f, p1);
-			z[t][k] = p0 + p1;
+			for (unsigned r = 0; r < R; r++) {
+				float p = wl[k * 20 + r] * X[t * 20 + r];
+
+				for (unsigned i = r + R; i < 20; i += R)
+					p = fmaf(wl[k * 20 + i], X[t * 20 + i], p);
+				if (k % R == r)
+					p = fmaf(bl[k], 1.0f, p);
+				zk = r == 0 ? p : zk + p;
+			}
+			z[t][k] = zk;
 		}
-	/* deltas as documented, then dW[o][i] = one chain through the tokens
-	 * of column 0 (0, 3, 6), then 1, then 2 (B = 9 needs no padding) */
+	/* softmax (section 3): the max is exact; row r sums its classes
+	 * k = r, r+R, ... from +0, the chain adds the rows in order; then the
+	 * deltas, and the loss summed in token order from +0 */
 	float d[B][5];
 	float lsum = 0.0f;
 
 	for (unsigned t = 0; t < B; t++) {
-		float m = z[t][0] > z[t][2] ? z[t][0] : z[t][2];
+		float m = z[t][0];
 
-		m = z[t][4] > m ? z[t][4] : m;
-		float m1 = z[t][1] > z[t][3] ? z[t][1] : z[t][3];
-
-		m = m1 > m ? m1 : m;
-		float e[5], s0 = 0.0f, s1 = 0.0f;
+		for (unsigned k = 1; k < 5; k++)
+			m = z[t][k] > m ? z[t][k] : m;
+		float e[5], S = 0.0f;
 		extern float wse_expf(float), wse_logf(float);
 
 		for (unsigned k = 0; k < 5; k++)
 			e[k] = wse_expf(z[t][k] - m);
-		s0 = ((0.0f + e[0]) + e[2]) + e[4];
-		s1 = (0.0f + e[1]) + e[3];
-		float S = s0 + s1, r = 1.0f / S;
+		for (unsigned r = 0; r < R; r++) {
+			float sr = 0.0f;
+
+			for (unsigned k = r; k < 5; k += R)
+				sr = sr + e[k];
+			S = r == 0 ? sr : S + sr;
+		}
+		float rinv = 1.0f / S;
 
 		lsum = lsum + (wse_logf(S) - (z[t][y[t]] - m));
 		for (unsigned k = 0; k < 5; k++) {
-			float p = e[k] * r;
+			float p = e[k] * rinv;
 
 			d[t][k] = ((k == y[t]) ? p - 1.0f : p) * (1.0f / (float)B);
 		}
 	}
 	assert_true(memcmp(&lsum, &o.loss_sum, 4) == 0);
+	/* weight gradients (section 5): the first product, then one fused
+	 * chain through the tokens of column 0 (0, 3, 6), 1 (1, 4, 7) and 2
+	 * (2, 5, 8); B = 9 needs no padding */
+	static const unsigned order[B] = { 0, 3, 6, 1, 4, 7, 2, 5, 8 };
+
 	for (unsigned k = 0; k < 5; k++)
 		for (unsigned i = 0; i < 20; i++) {
-			/* the first product, then one fused chain through
-			 * the tokens of column 0 (0, 3, 6), 1 (1, 4, 7) and
-			 * 2 (2, 5, 8) */
-			static const unsigned order[B] = { 0, 3, 6, 1, 4, 7, 2, 5, 8 };
 			float G = d[0][k] * X[0 * 20 + i];
 
 			for (unsigned q = 1; q < B; q++)
 				G = fmaf(d[order[q]][k], X[order[q] * 20 + i], G);
-
-			assert_true(memcmp(&G, &dw[k * 20 + i], 4) == 0);
+			if (memcmp(&G, &dw[k * 20 + i], 4)) {
+				print_error("R = %u: dW[%u][%u] %a, the reference %a\n", R, k, i,
+					    (double)G, (double)dw[k * 20 + i]);
+				fail();
+			}
 		}
 	free_net();
+}
+
+/* R = 2 (rows in the chain's two end roles only) and R = 4 (sim-4x4: rows
+ * 1 and 2 in the middle of the column chain, row 0 owning two classes). */
+static void test_documented_tree(void **state)
+{
+	(void)state;
+	check_documented_tree(2);
+	check_documented_tree(4);
 }
 
 /* R = 1, C = 1: every sum is one sequential chain in index order. */
