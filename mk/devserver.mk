@@ -17,7 +17,9 @@ DS_HL_A := $(BUILD)/host-lib/libwsehost.a
 DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) rtl/host_if/hif_pkg.sv rtl/host_if/hif_sync2.sv \
 	rtl/host_if/hif_async_fifo.sv rtl/host_if/hif_rx_frame.sv rtl/host_if/hif_tx_frame.sv \
 	rtl/host_if/hif_evt.sv rtl/host_if/hif_tx_arb.sv rtl/host_if/hif_exec.sv \
-	$(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
+	rtl/host_if/hif_vc_gate.sv rtl/host_if/hif_edge_in_cdc.sv rtl/host_if/hif_edge_out_cdc.sv \
+	rtl/host_if/hif_mgmt_cdc.sv \
+	rtl/host_if/hif_putc_cdc.sv $(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
 
 define DS_BOARD_RULES
 $(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
@@ -100,15 +102,23 @@ $(DS_DIR)/bench_pipe: tests/e2e/bench_pipe.c host-lib/src/codec.h $(DS_HL_A) | d
 	@mkdir -p $(dir $@)
 	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
 
-# bench_link through libwsehost; then bench_pipe, the same streams with two
-# requests in flight, each against a simulator of its own on a private socket.
+# bench_link through libwsehost, on the fast model of sim-4x4 (the cycle
+# figures are the regression model's too): at the board's link bandwidth
+# (8 bytes per cycle, 20,000 wavelets), and with the link clocked eight
+# times faster (64 bytes per cycle, BENCH_LINK_WAVELETS per port, enough
+# that the stream's start-up, about 250 cycles, weighs under 1%). Then
+# bench_pipe, the same stream with two requests in flight speaking the
+# protocol itself, on one port and on four, at 64 bytes per cycle.
+BENCH_LINK_WAVELETS ?= 40000
+DS_BENCH_ENV = WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) WSEMU_SIM_DIR=$(abspath $(DS_FAST_DIR))
 .PHONY: bench-link
-bench-link: $(DS_SIMS) $(DS_DIR)/bench_link $(DS_DIR)/bench_pipe $(BUILD)/core/elf/spin.elf
-	$(DS_ENV) $(DS_DIR)/bench_link sim-4x4 $(BUILD)/core/elf/spin.elf 20000
+bench-link: $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(DS_DIR)/bench_link $(DS_DIR)/bench_pipe $(BUILD)/core/elf/spin.elf
+	$(DS_BENCH_ENV) $(DS_DIR)/bench_link sim-4x4 $(BUILD)/core/elf/spin.elf 20000
+	$(DS_BENCH_ENV) $(DS_DIR)/bench_link sim-4x4 $(BUILD)/core/elf/spin.elf $(BENCH_LINK_WAVELETS) 64
 	@set -e; for rows in 1 4; do d=$$(mktemp -d /tmp/wse-bench-XXXXXX); \
-	  timeout 900 $(DS_DIR)/sim-4x4/wsemu-sim --board sim-4x4 --socket $$d/sock --quiet & \
+	  timeout 900 $(DS_FAST_SIM) --board sim-4x4 --socket $$d/sock --quiet --link-bytes-per-cycle 64 & \
 	  for i in $$(seq 100); do [ -S $$d/sock ] && break; sleep 0.1; done; \
-	  $(DS_DIR)/bench_pipe $$d/sock 4 $$rows 2 20000; wait; rm -rf $$d; done
+	  $(DS_DIR)/bench_pipe $$d/sock 4 $$rows 2 $$(($$rows * $(BENCH_LINK_WAVELETS))); wait; rm -rf $$d; done
 BENCH_STAGES += bench-link
 
 # ---- make run ----------------------------------------------------------------------

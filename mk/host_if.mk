@@ -12,6 +12,10 @@ HIF_TX   := rtl/host_if/hif_tx_frame.sv
 # Executor parts with a testbench only through wsemu-sim (mk/devserver.mk):
 # linted and synthesized here.
 HIF_EVT  := rtl/host_if/hif_tx_arb.sv rtl/host_if/hif_evt.sv
+# The crossings between the executor (link clock) and the mesh, exercised
+# through wsemu-sim: linted and synthesized here.
+HIF_CDC_TOPS := hif_vc_gate hif_edge_in_cdc hif_edge_out_cdc hif_mgmt_cdc hif_putc_cdc
+HIF_CDC  := rtl/pkg/wse_pkg.sv $(HIF_RTL) $(foreach t,$(HIF_CDC_TOPS),rtl/host_if/$(t).sv)
 HIF_TOP  := $(abspath .)
 # libwsehost's static library (mk/hostlib.mk): the receiver's reference.
 HIF_HLA  := $(BUILD)/host-lib/libwsehost.a
@@ -51,6 +55,11 @@ synth-host-if: | deps
 	  hierarchy -top hif_exec; synth -top hif_exec; check -assert; \
 	  tee -q -o $(HIF_DIR)/synth/hif_exec.stat stat"
 	@echo "synth-host-if: hif_exec (2x2, MaxPayload 256, OutDepth 32): $$(grep -E 'Number of cells' $(HIF_DIR)/synth/hif_exec.stat | tail -1 | tr -s ' ')"
+	@set -e; for top in $(HIF_CDC_TOPS); do \
+	  yosys -q -l $(HIF_DIR)/synth/$$top.log -p "read_verilog -sv -DSYNTHESIS -Irtl/prim $(HIF_CDC); \
+	    synth -top $$top; check -assert; tee -q -o $(HIF_DIR)/synth/$$top.stat stat"; \
+	  echo "synth-host-if: $$top: $$(grep -E 'Number of cells' $(HIF_DIR)/synth/$$top.stat | tail -1 | tr -s ' ')"; \
+	done
 
 $(HIF_DIR)/rx/tb_rx_frame: tests/host_if/tb_rx_frame.cpp $(HIF_PKG) $(HIF_RX) $(HIF_HLA) rtl/prim/prim_assert.svh | deps
 	@mkdir -p $(dir $@)
@@ -77,14 +86,26 @@ $(HIF_DIR)/tx/tb_tx_frame: tests/host_if/tb_tx_frame.cpp $(HIF_PKG) $(HIF_TX) $(
 		-CFLAGS "-std=c++14 -O1 -I$(HIF_TOP)/host-lib/include -I$(HIF_TOP)/host-lib/src -I$(HIF_TOP)/include" \
 		-LDFLAGS "-lfdt -lpthread" > $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
 
+# An edge port's two crossings around a model router, clocks as above.
+$(HIF_DIR)/tb_edge_cdc/tb: tests/host_if/tb_edge_cdc.sv $(HIF_CDC) rtl/prim/prim_rst_sync.sv rtl/prim/prim_assert.svh | deps
+	@mkdir -p $(dir $@)
+	verilator --binary $(HIF_VFLAGS) --top-module tb_edge_cdc -Mdir $(dir $@) -o tb \
+		rtl/prim/prim_rst_sync.sv $(HIF_CDC) $< > $(dir $@)build.log 2>&1 || \
+		{ cat $(dir $@)build.log; exit 1; }
+HIF_EDGE_RUNS := "3500 5500 70" "5500 3500 70" "650 4450 100" "4450 650 30" "3500 5500 100"
+
 test-host-if: $(foreach d,$(HIF_DEPTHS),$(HIF_DIR)/tb_fifo_d$(d)/tb) $(HIF_DIR)/rx/tb_rx_frame \
-		$(HIF_DIR)/tx/tb_tx_frame
+		$(HIF_DIR)/tx/tb_tx_frame $(HIF_DIR)/tb_edge_cdc/tb
 	@set -e; seed=1; for d in $(HIF_DEPTHS); do for run in $(HIF_RUNS); do \
 	  set -- $$run; log=$(HIF_DIR)/tb_fifo_d$$d/run$$seed.log; \
 	  $(HIF_DIR)/tb_fifo_d$$d/tb +whalf=$$1 +rhalf=$$2 +wbusy=$$3 +rbusy=$$4 \
 	    +seed=$$seed > $$log 2>&1 || { cat $$log; exit 1; }; \
 	  grep PASS $$log || { cat $$log; exit 1; }; seed=$$((seed + 1)); \
 	done; done
+	@set -e; seed=1; for run in $(HIF_EDGE_RUNS); do set -- $$run; \
+	  $(HIF_DIR)/tb_edge_cdc/tb +lhalf=$$1 +mhalf=$$2 +busy=$$3 +words=10000 +seed=$$seed \
+	    > $(HIF_DIR)/tb_edge_cdc/run$$seed.log 2>&1 || { cat $(HIF_DIR)/tb_edge_cdc/run$$seed.log; exit 1; }; \
+	  grep '^PASS' $(HIF_DIR)/tb_edge_cdc/run$$seed.log; seed=$$((seed + 1)); done
 	python3 tests/host_if/check_wire.py include/wsemu/wse_wire.h $(HIF_PKG)
 	$(HIF_DIR)/rx/tb_rx_frame 10000 1
 	$(HIF_DIR)/rx/tb_rx_frame 10000 2
@@ -102,6 +123,8 @@ lint-host-if: | deps
 	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_tx_frame $(HIF_PKG) $(HIF_TX)
 	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_tx_arb $(HIF_PKG) $(HIF_EVT)
 	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_evt $(HIF_PKG) $(HIF_EVT)
+	@set -e; for top in $(HIF_CDC_TOPS); do \
+	  verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module $$top $(HIF_CDC); done
 	@echo "lint-host-if: clean"
 
 TEST_STAGES += test-host-if

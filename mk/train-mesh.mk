@@ -72,7 +72,7 @@ $(TM_TEST): tests/train/test_train_mesh.c tests/train/tr_test.h include/wsemu/ws
 # The runs are independent (each spawns its own simulator), so they go two
 # at a time, each run's output printed whole when it ends (make -O), the
 # longest first.
-TM_RUNS := tm-4x4-adam tm-4x4-passes tm-wsetrain tm-4x4-link tm-2x2-sgd tm-2x2-three
+TM_RUNS := tm-4x4-adam tm-4x4-passes tm-wsetrain tm-4x4-link tm-4x4-fastlink tm-2x2-sgd tm-2x2-three
 .PHONY: test-train-mesh $(TM_RUNS)
 test-train-mesh: $(TM_TEST) $(DS_SIMS) $(HL_DIR)/wsetrain
 	@$(MAKE) --no-print-directory -j2 -O $(TM_RUNS)
@@ -86,6 +86,10 @@ tm-4x4-adam:
 tm-4x4-link:
 	@echo "--- the same bits at another link bandwidth, with random link back-pressure"
 	$(TM_ENV) WSEMU_SIM_OPTS="--link-bytes-per-cycle 2 --link-stall 7" WSE_TEST_URI=sim:board=sim-4x4 \
+		TM_FILTER='test_64*' $(TM_TEST)
+tm-4x4-fastlink:
+	@echo "--- the same bits with the link clocked five times the mesh (40 bytes per cycle), back-pressure"
+	$(TM_ENV) WSEMU_SIM_OPTS="--link-bytes-per-cycle 40 --link-stall 9" WSE_TEST_URI=sim:board=sim-4x4 \
 		TM_FILTER='test_64*' $(TM_TEST)
 tm-2x2-three:
 	@echo "--- mesh backend vs reference on sim-2x2"

@@ -224,20 +224,38 @@ void apply_faults()
 VerilatedFstC *tfp;
 #endif
 
-void tick()
+// Trace time: 10 units per link cycle.
+uint64_t trace_time = 0;
+
+// A link cycle in two halves: both clocks fall at the start of a mesh
+// cycle's first link cycle (first), and the mesh clock rises with its last
+// (mesh_edge). Inputs are set before the fall, outputs sampled after it.
+void link_fall(bool first)
 {
-	top->clk_i = 0;
+	if (first) top->clk_i = 0;
 	top->clk_link_i = 0;
 	top->eval();
 #if VM_TRACE
-	if (tfp) tfp->dump(cycle * 10);
+	if (tfp) tfp->dump(trace_time);
 #endif
-	top->clk_i = 1;
+}
+
+void link_rise(bool mesh_edge)
+{
+	if (mesh_edge) top->clk_i = 1;
 	top->clk_link_i = 1;
 	top->eval();
 #if VM_TRACE
-	if (tfp) tfp->dump(cycle * 10 + 5);
+	if (tfp) tfp->dump(trace_time + 5);
 #endif
+	trace_time += 10;
+}
+
+// One mesh cycle of one link cycle (reset).
+void tick()
+{
+	link_fall(true);
+	link_rise(true);
 	apply_faults();
 	cycle++;
 }
@@ -374,13 +392,21 @@ int main(int argc, char **argv)
 	}
 
 	const unsigned lat = WSE_CFG_LINK_LATENCY_CYCLES;
-	// Link words per link cycle: bandwidth / 8 bytes, at least one word every
-	// 8 / bpc cycles.
-	const unsigned word_period = bpc >= 8 ? 1 : (8 + bpc - 1) / bpc;
+	// The link carries one 64-bit word per link cycle in each direction. Up
+	// to 8 bytes per mesh cycle the link clock runs at the mesh clock's rate
+	// and a word goes in every 8 / bpc cycles; above that the link clock
+	// runs link_ratio = ceil(bpc / 8) times per mesh cycle, and the words
+	// going in are paced to bpc bytes per mesh cycle by a byte budget
+	// (bpc added per mesh cycle, 8 taken per word; it holds at most
+	// 8 bytes, or bpc + 7 above 8, so a pause does not store up a burst).
+	const unsigned link_ratio = (bpc + 7) / 8;
+	const unsigned budget_cap = bpc <= 8 ? 8 : bpc + 7;
+	unsigned budget = budget_cap;
 	if (!quiet)
 		fprintf(stderr, "wsemu-sim: board %s, %ux%u tiles, link %u bits, %u bytes/cycle, "
-				"latency %u cycles%s\n", WSE_CFG_BOARD, WSE_CFG_NUM_COLS, WSE_CFG_NUM_ROWS,
-			WSE_CFG_LINK_WIDTH_BITS, bpc, lat, stall_seed ? ", random link stalls" : "");
+				"latency %u cycles, %u link cycle%s per mesh cycle%s\n", WSE_CFG_BOARD,
+			WSE_CFG_NUM_COLS, WSE_CFG_NUM_ROWS, WSE_CFG_LINK_WIDTH_BITS, bpc, lat, link_ratio,
+			link_ratio > 1 ? "s" : "", stall_seed ? ", random link stalls" : "");
 
 	umask(077);
 	int lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -438,7 +464,6 @@ int main(int argc, char **argv)
 	std::deque<LinkWord> in_words, out_words;
 	std::vector<uint8_t> outbuf;
 	uint64_t last_activity = cycle, last_busy = cycle;
-	uint64_t next_word_at = 0;
 	std::vector<uint8_t> exited(WSE_CFG_NUM_COLS * WSE_CFG_NUM_ROWS, 0);
 	int rc = 0;
 	bool host_gone = false;
@@ -490,39 +515,44 @@ int main(int argc, char **argv)
 		}
 		if (cycle % PollCycles == 0 && !read_host(false)) { host_gone = true; break; }
 
-		// Drive the link input. With --link-stall, each direction is held
-		// off in about one cycle of four (xorshift64, seeded): back-pressure
-		// on the device's output and gaps in its input.
-		bool stall_in = false, stall_out = false;
-		if (stall_seed) {
-			stall_seed ^= stall_seed << 13;
-			stall_seed ^= stall_seed >> 7;
-			stall_seed ^= stall_seed << 17;
-			stall_in = (stall_seed & 3) == 0;
-			stall_out = ((stall_seed >> 2) & 3) == 0;
+		// Drive the link, one word each way per link cycle. With
+		// --link-stall, each direction is held off in about one link cycle
+		// of four (xorshift64, seeded): back-pressure on the device's output
+		// and gaps in its input.
+		budget = budget + bpc < budget_cap ? budget + bpc : budget_cap;
+		for (unsigned k = 0; k < link_ratio; k++) {
+			bool stall_in = false, stall_out = false;
+			if (stall_seed) {
+				stall_seed ^= stall_seed << 13;
+				stall_seed ^= stall_seed >> 7;
+				stall_seed ^= stall_seed << 17;
+				stall_in = (stall_seed & 3) == 0;
+				stall_out = ((stall_seed >> 2) & 3) == 0;
+			}
+			bool drive = !in_words.empty() && in_words.front().ready_at <= cycle &&
+				     budget >= 8 && !stall_in;
+			top->link_in_valid_i = drive;
+			if (drive) top->link_in_data_i = in_words.front().data;
+			top->link_out_ready_i = !stall_out;
+			link_fall(k == 0);
+			bool took = drive && top->link_in_ready_o;
+			bool out = top->link_out_valid_o && !stall_out;
+			uint64_t odata = top->link_out_data_o;
+			bool olast = top->link_out_last_o;
+			link_rise(k + 1 == link_ratio);
+			// (times count from the end of this mesh cycle)
+			if (took) {
+				in_words.pop_front();
+				budget -= 8;
+				last_activity = cycle + 1;
+			}
+			if (out) {
+				out_words.push_back({odata, cycle + 1 + lat, olast});
+				last_activity = cycle + 1;
+			}
 		}
-		bool drive = !in_words.empty() && in_words.front().ready_at <= cycle &&
-			     cycle >= next_word_at && !stall_in;
-		top->link_in_valid_i = drive;
-		if (drive) top->link_in_data_i = in_words.front().data;
-		top->link_out_ready_i = !stall_out;
-		top->clk_i = 0;
-		top->clk_link_i = 0;
-		top->eval();
-		bool took = drive && top->link_in_ready_o;
-		bool out = top->link_out_valid_o && !stall_out;
-		uint64_t odata = top->link_out_data_o;
-		bool olast = top->link_out_last_o;
-		tick();
-		if (took) {
-			in_words.pop_front();
-			next_word_at = cycle - 1 + word_period;
-			last_activity = cycle;
-		}
-		if (out) {
-			out_words.push_back({odata, cycle + lat, olast});
-			last_activity = cycle;
-		}
+		apply_faults();
+		cycle++;
 		for (unsigned t = 0; t < exited.size(); t++) {
 			// A tile that wrote tohost has ended its program.
 			if ((top->exit_valid_o >> t) & 1) exited[t] = 1;

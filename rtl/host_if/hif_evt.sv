@@ -109,14 +109,22 @@ module hif_evt #(
   logic          out_any;
   logic [PW-1:0] out_sel;
   logic [OW:0]   out_n;
+  // The ports take turns, from the one after the last served: served
+  // lowest first, one busy port would send an event as soon as the
+  // transmitter is free, with the few wavelets that came in meanwhile
+  // when the link is clocked faster than the mesh, and the others' outlets
+  // would fill up and hold back their rows.
   always_comb begin
+    int unsigned q;
     out_any = 1'b0;
     out_sel = '0;
-    for (int p = NumPorts - 1; p >= 0; p--) begin
-      ofill[p] = owp_q[p] - orp_q[p];
-      if (ofill[p] != '0 && ocred_q[p] != '0) begin
+    for (int p = 0; p < NumPorts; p++) ofill[p] = owp_q[p] - orp_q[p];
+    for (int unsigned k = 1; k <= NumPorts; k++) begin
+      q = 32'(port_q) + k;
+      if (q >= NumPorts) q = q - NumPorts;
+      if (!out_any && ofill[q] != '0 && ocred_q[q] != '0) begin
         out_any = 1'b1;
-        out_sel = PW'(p);
+        out_sel = PW'(q);
       end
     end
     out_n = ofill[out_sel];

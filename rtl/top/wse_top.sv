@@ -1,6 +1,8 @@
 // Device top: the link (64 bits per link cycle, its own clock) and the mesh
-// (one clock). Link words cross to the mesh clock through hif_async_fifo in
-// both directions; framing, execution and the mesh run on the mesh clock.
+// (one clock). Framing and execution run on the link clock, so the host
+// interface takes a word per link cycle however fast the link is clocked;
+// everything it exchanges with the mesh (edge ports, management port,
+// putchar output) crosses to the mesh clock through hif_async_fifo.
 // The board's parameters come from wse_cfg_pkg, the DTB served by INFO from
 // wse_dtb_pkg (both generated from boards/<b>/<b>.dts).
 `include "prim_assert.svh"
@@ -27,38 +29,30 @@ module wse_top #(
   output logic [NumTiles-1:0] halted_o,
   output logic [NumTiles-1:0] retire_o,
   output logic [NumTiles-1:0] exit_valid_o,  // a tile wrote tohost
-  output logic [31:0] con_drops_o,
+  output logic [31:0] con_drops_o,      // console characters dropped (link clock)
+  output logic [31:0] con_cdc_drops_o,  // putchar vectors dropped crossing over (mesh clock)
   output logic        busy_o  // the host interface has work (mesh clock)
 );
   localparam int unsigned NP = 2 * NumRows;
   localparam int unsigned NV = wse_cfg_pkg::NumVc;
   localparam int unsigned WW = wse_pkg::WaveletW;
+  // Per edge port: FIFO entries each way, and the executor's credits per VC.
+  localparam int unsigned EdgeFifoDepth = 32;
+  localparam int unsigned EdgeCredits   = EdgeFifoDepth / NV;
 
   logic rst_link_n, rst_n;
   prim_rst_sync u_rst_link (.clk_i(clk_link_i), .rst_ni(rst_link_ni), .rst_no(rst_link_n));
   prim_rst_sync u_rst_mesh (.clk_i(clk_i), .rst_ni(rst_ni), .rst_no(rst_n));
 
-  // ---- link -> mesh ----
-  logic        rxw_valid, rxw_ready;
-  logic [63:0] rxw_data;
-  logic [4:0]  unused_fill_in_w, unused_fill_in_r;
-  hif_async_fifo #(.Width(64), .Depth(16)) u_cdc_in (
-    .wclk_i(clk_link_i), .wrst_ni(rst_link_n),
-    .wvalid_i(link_in_valid_i), .wready_o(link_in_ready_o), .wdata_i(link_in_data_i),
-    .wfill_o(unused_fill_in_w),
-    .rclk_i(clk_i), .rrst_ni(rst_n),
-    .rvalid_o(rxw_valid), .rready_i(rxw_ready), .rdata_o(rxw_data),
-    .rfill_o(unused_fill_in_r)
-  );
-
+  // ---- link: framing and execution on the link clock ----
   logic        hdr_start, pl_valid, pl_ready, pl_last, evt_valid, evt_ready, resync;
   logic [7:0]  hdr_major, hdr_minor, hdr_opcode, hdr_flags;
   logic [31:0] hdr_tag, hdr_length;
   logic [63:0] pl_data;
   logic [2:0]  evt_code;
   hif_rx_frame #(.MaxPayload(MaxPayload)) u_rx (
-    .clk_i(clk_i), .rst_ni(rst_n),
-    .link_valid_i(rxw_valid), .link_ready_o(rxw_ready), .link_data_i(rxw_data),
+    .clk_i(clk_link_i), .rst_ni(rst_link_n),
+    .link_valid_i(link_in_valid_i), .link_ready_o(link_in_ready_o), .link_data_i(link_in_data_i),
     .hdr_start_o(hdr_start), .hdr_major_o(hdr_major), .hdr_minor_o(hdr_minor),
     .hdr_opcode_o(hdr_opcode), .hdr_flags_o(hdr_flags), .hdr_tag_o(hdr_tag),
     .hdr_length_o(hdr_length),
@@ -78,22 +72,28 @@ module wse_top #(
   logic [7:0]  mg_x, mg_y;
   logic [31:0] mg_addr, mg_wdata, mg_rsp_rdata;
 
-  logic [NP-1:0]    in_valid, out_valid;
-  logic [NP*WW-1:0] in_data, out_data;
-  logic [NP*NV-1:0] in_credit, out_credit;
+  // The executor's side of the crossings (link clock) and the mesh's.
+  logic [NP-1:0]    x_in_valid, x_out_valid, in_valid, out_valid;
+  logic [NP*WW-1:0] x_in_data, x_out_data, in_data, out_data;
+  logic [NP*NV-1:0] x_in_credit, x_out_credit, in_credit, out_credit;
 
-  logic [NumTiles-1:0]    putc_valid;
-  logic [NumTiles*8-1:0]  putc_char;
+  logic        m_valid, m_ready, m_write, m_bcast, m_rsp_valid, m_rsp_err;
+  logic [7:0]  m_x, m_y;
+  logic [31:0] m_addr, m_wdata, m_rsp_rdata;
+
+  logic [NumTiles-1:0]    putc_valid, x_putc_valid;
+  logic [NumTiles*8-1:0]  putc_char, x_putc_char;
   logic [NumTiles*32-1:0] exit_value;
+  logic                   exec_busy;
 
   hif_exec #(
     .NumCols(NumCols), .NumRows(NumRows), .NumVc(NV), .VcW(wse_cfg_pkg::VcW),
-    .VcDepth(wse_cfg_pkg::VcDepth), .ColorVcMap(wse_cfg_pkg::ColorVcMap),
+    .VcDepth(EdgeCredits), .ColorVcMap(wse_cfg_pkg::ColorVcMap),
     .MaxPayload(MaxPayload), .DtbBytes(wse_dtb_pkg::DtbBytes),
     .DtbWords(wse_dtb_pkg::DtbWords), .DtbRom(wse_dtb_pkg::DtbRom),
     .BuildId(wse_dtb_pkg::BuildId)
   ) u_exec (
-    .clk_i(clk_i), .rst_ni(rst_n),
+    .clk_i(clk_link_i), .rst_ni(rst_link_n),
     .hdr_start_i(hdr_start), .hdr_major_i(hdr_major), .hdr_minor_i(hdr_minor),
     .hdr_opcode_i(hdr_opcode), .hdr_tag_i(hdr_tag), .hdr_length_i(hdr_length),
     .pl_valid_i(pl_valid), .pl_ready_o(pl_ready), .pl_data_i(pl_data),
@@ -107,34 +107,85 @@ module wse_top #(
     .mgmt_req_bcast_o(mg_bcast), .mgmt_req_x_o(mg_x), .mgmt_req_y_o(mg_y),
     .mgmt_req_addr_o(mg_addr), .mgmt_req_wdata_o(mg_wdata),
     .mgmt_rsp_valid_i(mg_rsp_valid), .mgmt_rsp_rdata_i(mg_rsp_rdata), .mgmt_rsp_err_i(mg_rsp_err),
-    .in_valid_o(in_valid), .in_data_o(in_data), .in_credit_i(in_credit),
-    .out_valid_i(out_valid), .out_data_i(out_data), .out_credit_o(out_credit),
-    .putc_valid_i(putc_valid), .putc_char_i(putc_char),
-    .con_drops_o(con_drops_o), .busy_o(busy_o)
+    .in_valid_o(x_in_valid), .in_data_o(x_in_data), .in_credit_i(x_in_credit),
+    .out_valid_i(x_out_valid), .out_data_i(x_out_data), .out_credit_o(x_out_credit),
+    .putc_valid_i(x_putc_valid), .putc_char_i(x_putc_char),
+    .con_drops_o(con_drops_o), .busy_o(exec_busy)
   );
 
-  // ---- mesh -> link ----
-  logic        txw_valid, txw_ready, txw_last;
-  logic [63:0] txw_data;
-  hif_tx_frame #(.MaxLength(MaxPayload + 64)) u_tx (
+  // ---- link clock <-> mesh clock ----
+  // Every edge port crosses through its own FIFOs. The executor gets
+  // EdgeCredits credits per VC for a port's intake FIFO (its VCs share
+  // it), enough to cover the crossing's round trip when both clocks run
+  // at the same rate; the event sender sees each outlet as a router that
+  // started with as many.
+  logic [NP-1:0] in_busy, out_busy;
+  for (genvar p = 0; p < NP; p++) begin : g_edge
+    hif_edge_in_cdc #(
+      .NumVc(NV), .VcW(wse_cfg_pkg::VcW), .ColorVcMap(wse_cfg_pkg::ColorVcMap),
+      .VcDepth(wse_cfg_pkg::VcDepth), .Depth(EdgeFifoDepth), .IntakeCredits(EdgeCredits)
+    ) u_in (
+      .clk_link_i(clk_link_i), .rst_link_ni(rst_link_n),
+      .valid_i(x_in_valid[p]), .data_i(x_in_data[p*WW +: WW]),
+      .credit_o(x_in_credit[p*NV +: NV]),
+      .clk_i(clk_i), .rst_ni(rst_n),
+      .valid_o(in_valid[p]), .data_o(in_data[p*WW +: WW]),
+      .credit_i(in_credit[p*NV +: NV]), .busy_o(in_busy[p])
+    );
+    hif_edge_out_cdc #(
+      .NumVc(NV), .VcW(wse_cfg_pkg::VcW), .ColorVcMap(wse_cfg_pkg::ColorVcMap),
+      .VcDepth(wse_cfg_pkg::VcDepth), .OutCredits(EdgeCredits), .Depth(EdgeFifoDepth)
+    ) u_out (
+      .clk_i(clk_i), .rst_ni(rst_n),
+      .valid_i(out_valid[p]), .data_i(out_data[p*WW +: WW]),
+      .credit_o(out_credit[p*NV +: NV]), .busy_o(out_busy[p]),
+      .clk_link_i(clk_link_i), .rst_link_ni(rst_link_n),
+      .valid_o(x_out_valid[p]), .data_o(x_out_data[p*WW +: WW]),
+      .credit_i(x_out_credit[p*NV +: NV])
+    );
+  end
+
+  logic mgmt_busy;
+  hif_mgmt_cdc u_mgmt_cdc (
+    .clk_link_i(clk_link_i), .rst_link_ni(rst_link_n),
+    .req_valid_i(mg_valid), .req_ready_o(mg_ready), .req_write_i(mg_write),
+    .req_bcast_i(mg_bcast), .req_x_i(mg_x), .req_y_i(mg_y),
+    .req_addr_i(mg_addr), .req_wdata_i(mg_wdata),
+    .rsp_valid_o(mg_rsp_valid), .rsp_rdata_o(mg_rsp_rdata), .rsp_err_o(mg_rsp_err),
     .clk_i(clk_i), .rst_ni(rst_n),
+    .req_valid_o(m_valid), .req_ready_i(m_ready), .req_write_o(m_write),
+    .req_bcast_o(m_bcast), .req_x_o(m_x), .req_y_o(m_y),
+    .req_addr_o(m_addr), .req_wdata_o(m_wdata),
+    .rsp_valid_i(m_rsp_valid), .rsp_rdata_i(m_rsp_rdata), .rsp_err_i(m_rsp_err),
+    .busy_o(mgmt_busy)
+  );
+
+  logic putc_busy;
+  hif_putc_cdc #(.NumTiles(NumTiles)) u_putc_cdc (
+    .clk_i(clk_i), .rst_ni(rst_n),
+    .putc_valid_i(putc_valid), .putc_char_i(putc_char),
+    .drops_o(con_cdc_drops_o), .busy_o(putc_busy),
+    .clk_link_i(clk_link_i), .rst_link_ni(rst_link_n),
+    .putc_valid_o(x_putc_valid), .putc_char_o(x_putc_char)
+  );
+
+  // Busy, on the mesh clock: the executor's (synchronized) or anything
+  // still crossing.
+  logic exec_busy_m;
+  hif_sync2 u_sync_busy (
+    .clk_i(clk_i), .rst_ni(rst_n), .d_i(exec_busy), .q_o(exec_busy_m)
+  );
+  assign busy_o = exec_busy_m || (|in_busy) || (|out_busy) || mgmt_busy || putc_busy;
+
+  // ---- link: the transmitter ----
+  hif_tx_frame #(.MaxLength(MaxPayload + 64)) u_tx (
+    .clk_i(clk_link_i), .rst_ni(rst_link_n),
     .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_opcode_i(cmd_opcode),
     .cmd_flags_i(cmd_flags), .cmd_tag_i(cmd_tag), .cmd_status_i(cmd_status),
     .cmd_length_i(cmd_length),
     .pl_valid_i(tx_valid), .pl_ready_o(tx_ready), .pl_data_i(tx_data),
-    .link_valid_o(txw_valid), .link_ready_i(txw_ready), .link_data_o(txw_data),
-    .link_last_o(txw_last)
-  );
-
-  logic [4:0] unused_fill_out_w, unused_fill_out_r;
-  hif_async_fifo #(.Width(65), .Depth(16)) u_cdc_out (
-    .wclk_i(clk_i), .wrst_ni(rst_n),
-    .wvalid_i(txw_valid), .wready_o(txw_ready), .wdata_i({txw_last, txw_data}),
-    .wfill_o(unused_fill_out_w),
-    .rclk_i(clk_link_i), .rrst_ni(rst_link_n),
-    .rvalid_o(link_out_valid_o), .rready_i(link_out_ready_i),
-    .rdata_o({link_out_last_o, link_out_data_o}),
-    .rfill_o(unused_fill_out_r)
+    .link_valid_o(link_out_valid_o), .link_ready_i(link_out_ready_i),
+    .link_data_o(link_out_data_o), .link_last_o(link_out_last_o)
   );
 
   // ---- the mesh ----
@@ -148,16 +199,15 @@ module wse_top #(
     .east_in_credit_o(in_credit[NP*NV-1:NumRows*NV]),
     .east_out_valid_o(out_valid[NP-1:NumRows]), .east_out_data_o(out_data[NP*WW-1:NumRows*WW]),
     .east_out_credit_i(out_credit[NP*NV-1:NumRows*NV]),
-    .mgmt_req_valid_i(mg_valid), .mgmt_req_ready_o(mg_ready), .mgmt_req_write_i(mg_write),
-    .mgmt_req_bcast_i(mg_bcast), .mgmt_req_x_i(mg_x), .mgmt_req_y_i(mg_y),
-    .mgmt_req_addr_i(mg_addr), .mgmt_req_wdata_i(mg_wdata),
-    .mgmt_rsp_valid_o(mg_rsp_valid), .mgmt_rsp_rdata_o(mg_rsp_rdata), .mgmt_rsp_err_o(mg_rsp_err),
+    .mgmt_req_valid_i(m_valid), .mgmt_req_ready_o(m_ready), .mgmt_req_write_i(m_write),
+    .mgmt_req_bcast_i(m_bcast), .mgmt_req_x_i(m_x), .mgmt_req_y_i(m_y),
+    .mgmt_req_addr_i(m_addr), .mgmt_req_wdata_i(m_wdata),
+    .mgmt_rsp_valid_o(m_rsp_valid), .mgmt_rsp_rdata_o(m_rsp_rdata), .mgmt_rsp_err_o(m_rsp_err),
     .putc_valid_o(putc_valid), .putc_char_o(putc_char),
     .exit_valid_o(exit_valid_o), .exit_value_o(exit_value),
     .halted_o(halted_o), .retire_o(retire_o)
   );
 
   logic unused_top;
-  assign unused_top = ^{hdr_flags, pl_last, exit_value, unused_fill_in_w,
-                        unused_fill_in_r, unused_fill_out_w, unused_fill_out_r};
+  assign unused_top = ^{hdr_flags, pl_last, exit_value};
 endmodule

@@ -2,17 +2,19 @@
 /*
  * bench_link: host link figures against wsemu-sim (docs/wsemu-sim.md).
  *
- *   bench_link BOARD SPIN_ELF [WAVELETS]
+ *   bench_link BOARD SPIN_ELF [WAVELETS [LINK_BYTES_PER_CYCLE]]
  *
- * Device cycles are read from tile (0,0)'s mcycle CSR (the mesh clock; in
- * wsemu-sim the link runs on the same clock).
+ * LINK_BYTES_PER_CYCLE runs the simulator with that link bandwidth instead
+ * of the board's (--link-bytes-per-cycle; above 8 bytes the link clock runs
+ * faster than the mesh clock); the figures name the bandwidth they ran at.
+ * Device cycles are read from tile (0,0)'s mcycle CSR (the mesh clock).
  *   link.stream_rate           wavelets per cycle, host -> west port 0 ->
  *                              row 0 -> east port 0 -> host, all of them in
  *                              one wse_stream_in call (libwsehost cuts it
  *                              into packets and keeps max_outstanding of
  *                              them in flight)
  *   link.stream_rate_all_west  the same with every row fed in the same
- *                              packets, per port
+ *                              packets, WAVELETS per port, per port
  *   link.stream_rate_sync, link.stream_rate_all_west_sync
  *                              the same with one wse_stream_in call per
  *                              packet, each waited for (one request in
@@ -80,8 +82,11 @@ static uint64_t stream(unsigned nrows, unsigned n, int sync, double *wall)
 	uint64_t *wv = malloc((size_t)nrows * n * 8), *got = malloc((size_t)n * 8);
 	for (unsigned i = 0; i < nrows * n; i++)
 		wv[i] = wse_wavelet(i, color, 0);
-	/* Wavelets per port per packet: as many as one request holds. */
-	const unsigned per = (in.max_payload / 8 - 1) / nrows - 1;
+	/* Wavelets per port per packet: as many as one request holds, each
+	 * row's chunk (an 8-byte header and its wavelets) an equal share of
+	 * max_payload, so that no packet carries a piece of a row's next
+	 * chunk (whose port's lane would then run twice in that packet). */
+	const unsigned per = in.max_payload / 8 / nrows - 1;
 	double t0 = now_s();
 	uint64_t c0 = cycles();
 	for (unsigned y = 0; y < nrows; y++)
@@ -122,24 +127,37 @@ int main(int argc, char **argv)
 	char uri[64];
 	snprintf(uri, sizeof(uri), "sim:board=%s", argv[1]);
 	unsigned n = argc > 3 ? (unsigned)atoi(argv[3]) : 20000;
+	unsigned bpc = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
+	if (bpc) {
+		char opt[64];
+		snprintf(opt, sizeof(opt), "--link-bytes-per-cycle %u", bpc);
+		setenv("WSEMU_SIM_OPTS", opt, 1);
+	}
 	check(wse_open(&d, uri, NULL), "open");
 	memset(&in, 0, sizeof(in));
 	in.size = sizeof(in);
 	check(wse_get_info(d, &in), "info");
-	printf("BENCH link.params board=%s width_bits=%u bytes_per_cycle=%u latency_cycles=%u "
-	       "max_payload=%u\n", in.compatible, in.link_width_bits, in.link_bytes_per_cycle,
+	if (!bpc)
+		bpc = in.link_bytes_per_cycle;
+	printf("BENCH link.params board=%s width_bits=%u bytes_per_cycle=%u%s latency_cycles=%u "
+	       "max_payload=%u\n", in.compatible, in.link_width_bits, bpc,
+	       bpc != in.link_bytes_per_cycle ? " (--link-bytes-per-cycle)" : "",
 	       in.link_latency_cycles, in.max_payload);
 
 	double w1, wa, ws;
 	uint64_t c1 = stream(1, n, 0, &w1);
 	printf("BENCH link.stream_rate %.4f\n", (double)n / (double)c1);
-	printf("BENCH link.stream_cycles %llu wavelets=%u wall_s=%.3f\n", (unsigned long long)c1, n, w1);
-	uint64_t ca = stream(in.rows, n / in.rows, 0, &wa);
-	printf("BENCH link.stream_rate_all_west %.4f\n", (double)(n / in.rows) / (double)ca);
+	printf("BENCH link.stream_cycles %llu wavelets=%u wall_s=%.3f (%lld cycles beyond one per wavelet)\n",
+	       (unsigned long long)c1, n, w1, (long long)c1 - n);
+	uint64_t ca = stream(in.rows, n, 0, &wa);
+	printf("BENCH link.stream_rate_all_west %.4f\n", (double)n / (double)ca);
+	printf("BENCH link.stream_cycles_all_west %llu wavelets=%u per port, %u ports "
+	       "(%lld cycles beyond one per wavelet)\n", (unsigned long long)ca, n, in.rows,
+	       (long long)ca - n);
 	uint64_t cs = stream(1, n, 1, &ws);
 	printf("BENCH link.stream_rate_sync %.4f\n", (double)n / (double)cs);
-	cs = stream(in.rows, n / in.rows, 1, &ws);
-	printf("BENCH link.stream_rate_all_west_sync %.4f\n", (double)(n / in.rows) / (double)cs);
+	cs = stream(in.rows, n, 1, &ws);
+	printf("BENCH link.stream_rate_all_west_sync %.4f\n", (double)n / (double)cs);
 
 	/* Free-running speed: one tile spinning, no host traffic during a
 	 * sleep; cycles from mcycle. */
