@@ -274,7 +274,10 @@ static void test_load_elf(void **state)
 	size_t len = wse_mlp_kernel_elf_len;
 	uint32_t params, entry = 0x80000000u, word, before;
 	wse_device *d;
-	struct wse_open_opts o = { .size = sizeof(o), .timeout_ms = 60000 };
+	/* the backend's default bound (runtime.timeout_ms): loading the image
+	 * is one management access per word, about 20 s of the regression
+	 * model alone and several times that beside other simulations */
+	struct wse_open_opts o = { .size = sizeof(o), .timeout_ms = 600000 };
 
 	assert_int_equal(wse_elf_symbol(img, len, "wse_mlp_params", &params), 0);
 	assert_true(params >= 0x80100000u);
