@@ -175,10 +175,13 @@ module wse_pe_csr (
         wse_pe_pkg::CsrMepc:      mepc_d    = {wr_data[31:2], 2'b00};  // IALIGN = 32
         wse_pe_pkg::CsrMcause:    mcause_d  = wr_data;
         wse_pe_pkg::CsrMtval:     mtval_d   = wr_data;
-        wse_pe_pkg::CsrMcycle:    mcycle_d[31:0]    = wr_data;
-        wse_pe_pkg::CsrMcycleh:   mcycle_d[63:32]   = wr_data;
-        wse_pe_pkg::CsrMinstret:  minstret_d[31:0]  = wr_data;
-        wse_pe_pkg::CsrMinstreth: minstret_d[63:32] = wr_data;
+        // A write to either half of a 64-bit counter is done instead of
+        // this cycle's increment of the whole counter (privileged spec): the
+        // other half keeps its value, and nothing carries in or out.
+        wse_pe_pkg::CsrMcycle:    mcycle_d   = {mcycle_q[63:32], wr_data};
+        wse_pe_pkg::CsrMcycleh:   mcycle_d   = {wr_data, mcycle_q[31:0]};
+        wse_pe_pkg::CsrMinstret:  minstret_d = {minstret_q[63:32], wr_data};
+        wse_pe_pkg::CsrMinstreth: minstret_d = {wr_data, minstret_q[31:0]};
         default: ;
       endcase
     end
