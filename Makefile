@@ -1,7 +1,11 @@
 # wsemu: the one entry point. `make help` lists the targets.
 #
 # Each part of the tree adds its rules in a fragment under mk/ and appends
-# its stages to the lists below; this file only wires them together.
+# its stages to the lists below; this file only wires them together. The
+# fragments are included in the order of what they build on (a fragment
+# may use, at parse time, only what the ones above it define), which is
+# also the order `make test` runs their stages in: the C libraries first,
+# seconds each, then the RTL under Verilator.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -23,9 +27,32 @@ LINT_STAGES      :=
 SYNTH_STAGES     :=
 FORMAL_STAGES    :=
 BENCH_STAGES     :=
-RUN_STAGE        :=
 
-include $(sort $(wildcard mk/*.mk))
+# ---- C: the shared wire library, the boards, the host libraries ----------
+include mk/clib.mk         # the C-library template (plain, ASan+UBSan, TSan)
+include mk/wire.mk         # libwsewire: codec, CRC-32C, board rules, wse_math
+include mk/boards.mk       # boards/*.dts -> DTB, RTL package, C header
+include mk/hostlib.mk      # libwsehost
+include mk/route.mk        # route plans and the deadlock checker
+include mk/training.mk     # libwsetrain, wsetrain
+
+# ---- RTL: lint, then the parts from the leaves up ---------------------------
+TEST_STAGES += lint
+include mk/rtl-common.mk   # flow settings, the leaves' lint
+include mk/core.mk         # the tile core, the mesh of tiles, gate level
+include mk/fpu.mk          # the FPU
+include mk/dataflow.mk     # the dataflow unit and vector engine
+include mk/fabric-rtl.mk   # the router
+include mk/fabric-verif.mk # fabric scoreboards, coverage, gate level
+include mk/host_if.mk      # the host interface's framing and crossings
+include mk/devserver.mk    # wsemu-sim, wsectl, the end-to-end tests
+include mk/train-mesh.mk   # the MLP kernel, training on the simulated mesh
+
+# Every fragment is included above, once.
+MK_UNLISTED := $(filter-out $(MAKEFILE_LIST),$(wildcard mk/*.mk))
+ifneq ($(MK_UNLISTED),)
+$(error mk fragments not included by the Makefile: $(MK_UNLISTED))
+endif
 
 .PHONY: help deps test test-full lint synth formal bench run clean
 
@@ -49,7 +76,7 @@ deps:
 	@./mk/install-deps.sh $(sort $(DEB_PKGS))
 
 test: deps
-	@BUILD=$(BUILD) ./mk/run-stages.sh test lint $(TEST_STAGES)
+	@BUILD=$(BUILD) ./mk/run-stages.sh test $(TEST_STAGES)
 
 test-full: deps
 	@BUILD=$(BUILD) ./mk/run-stages.sh test-full $(TEST_STAGES) $(TEST_FULL_STAGES)
@@ -60,7 +87,8 @@ formal: deps $(FORMAL_STAGES)
 bench: deps
 	@./mk/run-stages.sh bench $(BENCH_STAGES)
 
-run: deps $(RUN_STAGE)
+# make run: train the Fashion-MNIST MLP on the simulated 4x4 mesh (mk/train-mesh.mk)
+run: deps run-train
 
 clean:
 	rm -rf $(BUILD)

@@ -4,13 +4,13 @@
 #   $(BUILD)/boards/<name>/wse_cfg_pkg.sv
 #   $(BUILD)/boards/<name>/wse_cfg.h
 
-CC      ?= cc
 CFGGEN  := $(BUILD)/tools/wse-cfggen
 CFG_DIR  = $(BUILD)/boards/$(1)
 
-$(CFGGEN): boards/cfggen/wse-cfggen.c | deps
+# The binding's rules are the wire library's (wsemu/wse_board.h).
+$(CFGGEN): boards/cfggen/wse-cfggen.c include/wsemu/wse_board.h $(WIRE_A) | deps
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $< -lfdt
+	$(CC) -std=c11 -O2 $(CLIB_WARN) -Iinclude -o $@ $< $(WIRE_A) $(WIRE_LIBS)
 
 $(BUILD)/boards/%.dtb: | deps
 	@false
@@ -30,5 +30,6 @@ boards: $(addprefix board-,$(BOARDS))
 
 test-boards: boards
 	./tests/boards/test-cfggen.sh $(CFGGEN) $(BUILD)/tests/boards
+
 
 TEST_STAGES += test-boards

@@ -13,7 +13,6 @@ DS_BOARDS := sim-2x2 sim-4x4
 DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Sources in compile order: the mesh as the core fragment lists it (read
 # later, hence deferred: recipes, and prerequisites by second expansion).
-DS_HL_A := $(BUILD)/host-lib/libwsehost.a
 DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) rtl/host_if/hif_pkg.sv rtl/host_if/hif_sync2.sv \
 	rtl/host_if/hif_async_fifo.sv rtl/host_if/hif_rx_frame.sv rtl/host_if/hif_tx_frame.sv \
 	rtl/host_if/hif_evt.sv rtl/host_if/hif_tx_arb.sv rtl/host_if/hif_exec.sv \
@@ -48,11 +47,11 @@ DS_VFLAGS_FAST := -O3 --x-assign fast --x-initial fast -Wno-fatal -Irtl/prim -j 
 	-MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O1"
 # $(1) board, $(2) output folder, $(3) Verilator flags, $(4) C++ optimization
 define DS_SIM_RULES
-$(2)/$(1)/wsemu-sim: $$$$(call DS_SIM_DEPS,$(1)) | deps $(DS_HL_A)
+$(2)/$(1)/wsemu-sim: $$$$(call DS_SIM_DEPS,$(1)) $(WIRE_A) | deps
 	@mkdir -p $$(dir $$@)/obj
 	verilator --cc --exe --build $(3) rtl/lint.vlt sim/wsemu_sim.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv \
-	  $$(call DS_TOP_SRCS,$(1)) --top-module wse_top $(abspath sim/wsemu_sim.cpp) $(abspath $(DS_HL_A)) \
-	  -CFLAGS "$(4) -I$(abspath host-lib/src) -I$(abspath host-lib/include) -I$(abspath include) -I$(abspath $(BUILD)/boards/$(1))" \
+	  $$(call DS_TOP_SRCS,$(1)) --top-module wse_top $(abspath sim/wsemu_sim.cpp) $(abspath $(WIRE_A)) \
+	  -CFLAGS "$(4) -I$(abspath include) -I$(abspath $(BUILD)/boards/$(1))" \
 	  -LDFLAGS "-lfdt -lpthread" -Mdir $$(dir $$@)/obj -o ../wsemu-sim > $$(dir $$@)/build.log 2>&1 || \
 	  { tail -40 $$(dir $$@)/build.log; exit 1; }
 endef
@@ -73,12 +72,14 @@ wsemu-sim: $(DS_SIMS)
 
 # ---- wsectl, end-to-end tests ------------------------------------------------------
 DS_HOSTC := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Ihost-lib/include -Ihost-lib/src -Iinclude
-$(DS_DIR)/wsectl: host-lib/tools/wsectl.c host-lib/include/wsehost.h $(DS_HL_A) | deps
+# wsectl and bench_link use the API only (the public archive); e2e and
+# bench_pipe also speak the protocol themselves (the wire library).
+$(DS_DIR)/wsectl: host-lib/tools/wsectl.c host-lib/include/wsehost.h $(HL_A) | deps
 	@mkdir -p $(dir $@)
-	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
-$(DS_DIR)/e2e: tests/e2e/e2e.c host-lib/include/wsehost.h $(DS_HL_A) | deps
+	$(DS_HOSTC) -o $@ $< $(HL_A) $(HL_LIBS)
+$(DS_DIR)/e2e: tests/e2e/e2e.c host-lib/include/wsehost.h $(HL_INT) | deps
 	@mkdir -p $(dir $@)
-	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
+	$(DS_HOSTC) -o $@ $< $(HL_INT) $(HL_LIBS)
 
 DS_ENV := WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim)
 DS_ELF := $(BUILD)/core/elf/tiles.elf
@@ -95,12 +96,12 @@ TEST_STAGES += test-e2e
 TEST_FULL_STAGES += test-full-e2e
 
 # ---- benchmark ---------------------------------------------------------------------
-$(DS_DIR)/bench_link: tests/e2e/bench_link.c host-lib/include/wsehost.h $(DS_HL_A) | deps
+$(DS_DIR)/bench_link: tests/e2e/bench_link.c host-lib/include/wsehost.h $(HL_A) | deps
 	@mkdir -p $(dir $@)
-	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
-$(DS_DIR)/bench_pipe: tests/e2e/bench_pipe.c host-lib/src/codec.h $(DS_HL_A) | deps
+	$(DS_HOSTC) -o $@ $< $(HL_A) $(HL_LIBS)
+$(DS_DIR)/bench_pipe: tests/e2e/bench_pipe.c include/wsemu/wse_codec.h $(HL_A) $(WIRE_A) | deps
 	@mkdir -p $(dir $@)
-	$(DS_HOSTC) -o $@ $< $(DS_HL_A) -lfdt -lpthread
+	$(DS_HOSTC) -o $@ $< $(HL_A) $(WIRE_A) $(HL_LIBS)
 
 # bench_link through libwsehost, on the fast model of sim-4x4 (the cycle
 # figures are the regression model's too): at the board's link bandwidth
@@ -121,9 +122,8 @@ bench-link: $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(DS_DIR)/bench_link $(DS_DIR
 	  $(DS_DIR)/bench_pipe $$d/sock 4 $$rows 2 $$(($$rows * $(BENCH_LINK_WAVELETS))); wait; rm -rf $$d; done
 BENCH_STAGES += bench-link
 
-# ---- make run ----------------------------------------------------------------------
+# ---- run-demo ----------------------------------------------------------------------
 # A demonstration on all 16 tiles of sim-4x4 through wsectl and libwsehost.
-RUN_STAGE := run-demo
 $(DS_DIR)/fw/demo.elf: tests/e2e/demo.c $(CORE_RT_DEPS)
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc

@@ -18,7 +18,7 @@ HIF_CDC_TOPS := hif_vc_gate hif_edge_in_cdc hif_edge_out_cdc hif_mgmt_cdc hif_pu
 HIF_CDC  := rtl/pkg/wse_pkg.sv $(HIF_RTL) $(foreach t,$(HIF_CDC_TOPS),rtl/host_if/$(t).sv)
 HIF_TOP  := $(abspath .)
 # libwsehost's static library (mk/hostlib.mk): the receiver's reference.
-HIF_HLA  := $(BUILD)/host-lib/libwsehost.a
+HIF_HLA  := $(WIRE_A)
 HIF_PKG  := rtl/host_if/hif_pkg.sv
 DEB_PKGS += python3
 HIF_DIR  := $(BUILD)/host_if
@@ -65,7 +65,7 @@ $(HIF_DIR)/rx/tb_rx_frame: tests/host_if/tb_rx_frame.cpp $(HIF_PKG) $(HIF_RX) $(
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) -Irtl/prim --top-module hif_rx_frame \
 		-Mdir $(dir $@) -o tb_rx_frame $(HIF_PKG) $(HIF_RX) $(HIF_TOP)/$< $(abspath $(HIF_HLA)) \
-		-CFLAGS "-std=c++14 -O1 -I$(HIF_TOP)/host-lib/include -I$(HIF_TOP)/host-lib/src -I$(HIF_TOP)/include" \
+		-CFLAGS "-std=c++14 -O1 -I$(HIF_TOP)/include" \
 		-LDFLAGS "-lfdt -lpthread" > $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
 
 $(HIF_DIR)/tb_fifo_d%/tb: tests/host_if/tb_async_fifo.sv $(HIF_RTL) rtl/prim/prim_rst_sync.sv rtl/prim/prim_assert.svh | deps
@@ -83,7 +83,7 @@ $(HIF_DIR)/tx/tb_tx_frame: tests/host_if/tb_tx_frame.cpp $(HIF_PKG) $(HIF_TX) $(
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) -Irtl/prim --top-module hif_tx_frame \
 		-Mdir $(dir $@) -o tb_tx_frame $(HIF_PKG) $(HIF_TX) $(HIF_TOP)/$< $(abspath $(HIF_HLA)) \
-		-CFLAGS "-std=c++14 -O1 -I$(HIF_TOP)/host-lib/include -I$(HIF_TOP)/host-lib/src -I$(HIF_TOP)/include" \
+		-CFLAGS "-std=c++14 -O1 -I$(HIF_TOP)/include" \
 		-LDFLAGS "-lfdt -lpthread" > $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
 
 # An edge port's two crossings around a model router, clocks as above.

@@ -1,6 +1,8 @@
-#!/bin/sh
+#!/bin/bash
 # Run make targets one after another as named stages, time each, and print
-# a table. Stops at the first failing stage and exits non-zero.
+# a table of wall seconds and CPU seconds (user + system, of the stage and
+# everything it ran), with the totals. Stops at the first failing stage and
+# exits non-zero.
 # Usage: run-stages.sh TITLE STAGE...
 #
 # A stage written bg:NAME starts `make NAME` in the background and the next
@@ -21,6 +23,17 @@ bg_jobs=""  # name:pid of each background stage
 
 elapsed() { echo $(( $(date +%s) - $1 )); }
 
+# CPU seconds (user + system) of this shell's finished children so far,
+# from the second line of `times` ("XmY.YYYs XmY.YYYs").
+child_cpu() {
+	times | sed -n 2p | awk '{ t = 0; for (i = 1; i <= 2; i++) {
+		split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
+		printf "%d\n", t + 0.5 }'
+}
+row() { printf '%-28s %7ss %8ss  %s' "$1" "$2" "$3" "$4"; }
+start=$(date +%s)
+cpu_total=0
+
 # Stop a process and everything it started.
 kill_tree() {
 	for c in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$c"; done
@@ -36,15 +49,18 @@ for s in "$@"; do
 		rm -f "$BUILD/stage-$n.result"
 		( t0=$(date +%s)
 		  if $MAKE --no-print-directory "$n" >"$BUILD/stage-$n.log" 2>&1; then r=ok; else r=FAIL; fi
-		  echo "$r $(elapsed "$t0")" >"$BUILD/stage-$n.result" ) &
+		  echo "$r $(elapsed "$t0") $(child_cpu)" >"$BUILD/stage-$n.result" ) &
 		bg_jobs="$bg_jobs $n:$!"
 		continue
 		;;
 	esac
 	echo "=== $title: $s"
 	t0=$(date +%s)
+	c0=$(child_cpu)
 	if $MAKE --no-print-directory "$s"; then r=ok; else r=FAIL; status=1; fi
-	results="$results$(printf '%-28s %6ss  %s' "$s" "$(elapsed "$t0")" "$r")
+	c=$(( $(child_cpu) - c0 ))
+	cpu_total=$(( cpu_total + c ))
+	results="$results$(row "$s" "$(elapsed "$t0")" "$c" "$r")
 "
 	[ $status -ne 0 ] && break
 done
@@ -57,10 +73,11 @@ for j in $bg_jobs; do
 	echo "=== $title: waiting for $n"
 	wait "$pid"
 	if [ -f "$BUILD/stage-$n.result" ]; then
-		read -r r secs <"$BUILD/stage-$n.result"
+		read -r r secs cpu <"$BUILD/stage-$n.result"
 	else
-		r=FAIL; secs=0
+		r=FAIL; secs=0; cpu=0
 	fi
+	cpu_total=$(( cpu_total + cpu ))
 	if [ "$r" != ok ]; then
 		status=1
 		echo "=== $title: $n failed; the end of $BUILD/stage-$n.log:"
@@ -68,9 +85,12 @@ for j in $bg_jobs; do
 	else
 		tail -8 "$BUILD/stage-$n.log"
 	fi
-	results="$results$(printf '%-28s %6ss  %s' "bg:$n" "$secs" "$r")
+	results="$results$(row "bg:$n" "$secs" "$cpu" "$r")
 "
 done
 echo "=== $title: stage times"
+printf '%-28s %8s %9s  %s\n' stage wall cpu result
 printf '%s' "$results"
+row total "$(elapsed "$start")" "$cpu_total" "$([ $status -eq 0 ] && echo ok || echo FAIL)"
+echo " (cpu: $(( (cpu_total + 30) / 60 )) min)"
 exit $status

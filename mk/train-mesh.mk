@@ -1,6 +1,6 @@
 # Training on the mesh: the MLP kernel that runs on every PE
-# (firmware/kernels/mlp), embedded into libwsehost for its mesh backend
-# (host-lib/src/train_mesh.c, with the route planner of host-lib/route),
+# (firmware/kernels/mlp), embedded into libwsetrain for its mesh backend
+# (train/src/train_mesh.c, with the route planner of train/route),
 # its tests on wsemu-sim, and the training benchmark.
 #   make mlp-kernel        build the kernel ELF
 #   make test-train-mesh   the mesh backend against the reference, bit for bit
@@ -9,18 +9,17 @@
 
 TM_DIR    := $(BUILD)/train-mesh
 TM_KERNEL := $(TM_DIR)/mlp_train.elf
-TM_KSRCS  := firmware/kernels/mlp/mlp_train.c firmware/lib/wse_math.c
-TM_GEN    := $(HL_DIR)/gen/wse_mlp_kernel.c
 
 .PHONY: mlp-kernel
 mlp-kernel: $(TM_KERNEL)
 
-$(TM_KERNEL): $(TM_KSRCS) firmware/lib/wse_math.h include/wsemu/wse_mlp_abi.h include/wsemu/wse_wire.h \
-		firmware/runtime/wse_df.h $(CORE_RT_DEPS)
+# The kernel links the wire library built for rv32 (wse_math).
+$(TM_KERNEL): firmware/kernels/mlp/mlp_train.c $(WIRE_RV_A) include/wsemu/wse_math.h \
+		include/wsemu/wse_mlp_abi.h include/wsemu/wse_wire.h firmware/runtime/wse_df.h $(CORE_RT_DEPS)
 	@mkdir -p $(dir $@)
-	$(RV_CC) $(DF_RV_CFLAGS) -Iinclude -Ifirmware/lib -T $(CORE_LD) -o $@ $(TM_KSRCS) $(CORE_RT) -lgcc
+	$(RV_CC) $(DF_RV_CFLAGS) -Iinclude -T $(CORE_LD) -o $@ $< $(WIRE_RV_A) $(CORE_RT) -lgcc
 
-# The ELF as a C array of the library.
+# The ELF as a C array of libwsetrain (TM_GEN, mk/training.mk).
 $(TM_GEN): $(TM_KERNEL)
 	@mkdir -p $(dir $@)
 	{ echo '/* Generated from $(notdir $<) by mk/train-mesh.mk. */'; \
@@ -32,49 +31,20 @@ $(TM_GEN): $(TM_KERNEL)
 	  echo '};'; \
 	  echo "const size_t wse_mlp_kernel_elf_len = $$(stat -c %s $<);"; } > $@.tmp && mv $@.tmp $@
 
-# The kernel image and the route planner join the library's objects.
-TM_HL_EXTRA := wse_mlp_kernel.o wse_route.o
-HL_OBJS      += $(addprefix $(HL_DIR)/obj/,$(TM_HL_EXTRA))
-HL_OBJS_SAN  += $(addprefix $(HL_DIR)/san/,$(TM_HL_EXTRA))
-HL_OBJS_TSAN += $(addprefix $(HL_DIR)/tsan/,$(TM_HL_EXTRA))
-$(HL_SO) $(HL_A): $(addprefix $(HL_DIR)/obj/,$(TM_HL_EXTRA))
-$(HL_A_SAN): $(addprefix $(HL_DIR)/san/,$(TM_HL_EXTRA))
-$(HL_A_TSAN): $(addprefix $(HL_DIR)/tsan/,$(TM_HL_EXTRA))
-$(foreach d,obj san tsan,$(HL_DIR)/$(d)/train_mesh.o): HL_CFLAGS += -Ihost-lib/route
-$(foreach d,obj san tsan,$(HL_DIR)/$(d)/train_mesh.o): host-lib/route/wse_route.h include/wsemu/wse_mlp_abi.h
-
-$(HL_DIR)/obj/wse_mlp_kernel.o: $(TM_GEN)
-	$(CC) $(HL_CFLAGS) -c -o $@ $<
-$(HL_DIR)/san/wse_mlp_kernel.o: $(TM_GEN)
-	@mkdir -p $(dir $@)
-	$(CC) $(HL_CFLAGS) $(HL_SAN) -c -o $@ $<
-$(HL_DIR)/tsan/wse_mlp_kernel.o: $(TM_GEN)
-	@mkdir -p $(dir $@)
-	$(CC) $(HL_CFLAGS) $(HL_TSAN) -c -o $@ $<
-$(HL_DIR)/obj/wse_route.o: host-lib/route/wse_route.c host-lib/route/wse_route.h | deps
-	@mkdir -p $(dir $@)
-	$(CC) $(HL_CFLAGS) -c -o $@ $<
-$(HL_DIR)/san/wse_route.o: host-lib/route/wse_route.c host-lib/route/wse_route.h | deps
-	@mkdir -p $(dir $@)
-	$(CC) $(HL_CFLAGS) $(HL_SAN) -c -o $@ $<
-$(HL_DIR)/tsan/wse_route.o: host-lib/route/wse_route.c host-lib/route/wse_route.h | deps
-	@mkdir -p $(dir $@)
-	$(CC) $(HL_CFLAGS) $(HL_TSAN) -c -o $@ $<
-
 # ---- tests -----------------------------------------------------------------------
 TM_TEST := $(TM_DIR)/test_train_mesh
 TM_ENV   = WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp}
 
-$(TM_TEST): tests/train/test_train_mesh.c tests/train/tr_test.h include/wsemu/wse_mlp_abi.h $(HL_A)
+$(TM_TEST): tests/train/test_train_mesh.c tests/train/tr_test.h include/wsemu/wse_mlp_abi.h $(TR_INT)
 	@mkdir -p $(dir $@)
-	$(CC) $(TR_TCFLAGS) -o $@ $< $(HL_A) -lcmocka $(HL_LIBS)
+	$(CC) $(TR_TCFLAGS) -o $@ $< $(TR_INT) -lcmocka $(TR_LIBS)
 
 # The runs are independent (each spawns its own simulator), so they go two
 # at a time, each run's output printed whole when it ends (make -O), the
 # longest first.
 TM_RUNS := tm-4x4-adam tm-4x4-passes tm-wsetrain tm-4x4-link tm-4x4-fastlink tm-2x2-sgd tm-2x2-three
 .PHONY: test-train-mesh $(TM_RUNS)
-test-train-mesh: $(TM_TEST) $(DS_SIMS) $(HL_DIR)/wsetrain
+test-train-mesh: $(TM_TEST) $(DS_SIMS) $(WSETRAIN)
 	@$(MAKE) --no-print-directory -j2 -O $(TM_RUNS)
 
 tm-4x4-passes:
@@ -99,7 +69,7 @@ tm-2x2-sgd:
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='api_steps_sgd' $(TM_TEST)
 tm-wsetrain:
 	@echo "--- wsetrain on the mesh: kill and resume, bad inputs"
-	$(TM_ENV) WSETRAIN=$(abspath $(HL_DIR)/wsetrain) WORK=$(abspath $(TM_DIR))/wsetrain \
+	$(TM_ENV) WSETRAIN=$(abspath $(WSETRAIN)) WORK=$(abspath $(TM_DIR))/wsetrain \
 		tests/train/test_wsetrain_mesh.sh
 
 # test-full: the make-run model's pass on the regression model too
@@ -111,18 +81,17 @@ TEST_STAGES += test-train-mesh
 TEST_FULL_STAGES += test-full-train-mesh
 
 # ---- make run: train on the simulated 4x4 mesh -----------------------------------
-RUN_STAGE  := run-train
 RUN_STEPS  ?= 20
 TM_PARAMS  := docs/examples/fmnist-196-64-10-mesh.params
 TM_RUN_ENV  = WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) WSEMU_SIM_DIR=$(abspath $(DS_FAST_DIR))
 
 .PHONY: run-train
-run-train: $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(HL_DIR)/wsetrain
+run-train: $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(WSETRAIN)
 	@rm -rf $(TM_DIR)/run; mkdir -p $(TM_DIR)/run
 	sed 's|^data.dir = .*|data.dir = $(TR_FM)|' $(TM_PARAMS) > $(TM_DIR)/run/run.params
-	$(TM_RUN_ENV) $(HL_DIR)/wsetrain --params $(TM_DIR)/run/run.params --model-dir $(TM_DIR)/run/model \
+	$(TM_RUN_ENV) $(WSETRAIN) --params $(TM_DIR)/run/run.params --model-dir $(TM_DIR)/run/model \
 		--num-steps $(RUN_STEPS)
-	$(TM_RUN_ENV) $(HL_DIR)/wsetrain --params $(TM_DIR)/run/run.params --model-dir $(TM_DIR)/run/model \
+	$(TM_RUN_ENV) $(WSETRAIN) --params $(TM_DIR)/run/run.params --model-dir $(TM_DIR)/run/model \
 		--mode eval
 	@echo "make run: loss and accuracy curve in $(TM_DIR)/run/model/curves.svg"
 
@@ -134,9 +103,9 @@ BENCH_TRAIN_STEPS ?= 300
 BENCH_TRAIN_EVAL  ?= 2000
 TM_BENCH := $(TM_DIR)/bench_train
 
-$(TM_BENCH): tests/bench/bench_train.c $(HL_A)
+$(TM_BENCH): tests/bench/bench_train.c $(TR_INT)
 	@mkdir -p $(dir $@)
-	$(CC) $(TR_TCFLAGS) -o $@ $< $(HL_A) $(HL_LIBS)
+	$(CC) $(TR_TCFLAGS) -o $@ $< $(TR_INT) $(TR_LIBS)
 
 .PHONY: bench-train
 bench-train: $(TM_BENCH) $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim

@@ -1,46 +1,74 @@
-# Training runtime, host side: the reference trainer, expf/logf of
-# firmware/lib/wse_math.c, MemoryX, the Fashion-MNIST loader, the training
-# API (wsehost_train.h) and wsetrain. Sources are in host-lib/src (built into
-# libwsehost by mk/hostlib.mk), host-lib/tools and firmware/lib.
-#   make wsetrain          build $(BUILD)/host-lib/wsetrain
+# libwsetrain (train/): the training API of wsehost_train.h, on
+# libwsehost. MemoryX, the reference trainer, the Fashion-MNIST loader, the
+# mesh backend with its route planner (train/route) and the MLP kernel
+# image (built by mk/train-mesh.mk), wsetrain, and the host-side tests.
+#   make trainlib          $(BUILD)/train/libwsetrain.{so,a}, wsetrain.pc
+#   make wsetrain          build $(BUILD)/train/bin/wsetrain
 #   make test-train-host   cmocka tests, QEMU check of wse_math, wsetrain runs
 #   make run-train-host    train the default model on the host-reference backend
 
-TR_DIR   := $(BUILD)/training
+TR_DIR   := $(BUILD)/train
 TR_FM    := /usr/share/datasets/fashion-mnist
-WSETRAIN := $(HL_DIR)/wsetrain
+TR_INC   := -Itrain/include -Itrain/src -Itrain/route -Ihost-lib/include -Iinclude
+TR_LIBS  := $(HL_LIBS) -lz -lm
 
 DEB_PKGS += dataset-fashion-mnist zlib1g-dev qemu-system-misc gcc-riscv64-unknown-elf
 
-# libwsehost needs zlib (gzip IDX files) and libm
-HL_LIBS += -lz -lm
+# The kernel image, generated from the ELF by mk/train-mesh.mk.
+TM_GEN   := $(TR_DIR)/gen/wse_mlp_kernel.c
+TR_SRCS  := $(sort $(wildcard train/src/*.c)) train/route/wse_route.c $(TM_GEN)
+wsetrain_CFLAGS := -std=c11 -O2 -g $(HL_WARN) -fPIC -fvisibility=hidden $(TR_INC)
+wsetrain_DEPS   := $(wildcard train/include/*.h train/src/*.h train/route/*.h) $(HL_HDRS)
+# The reference trainer and the optimizers compute what the PEs do, one
+# IEEE binary32 operation at a time (as wse_math, mk/wire.mk).
+CFLAGS_train_ref := $(WSE_FP_EXACT)
+CFLAGS_memoryx   := $(WSE_FP_EXACT)
+$(call clib,wsetrain,$(TR_DIR),$(TR_SRCS))
+$(call clib_public,wsetrain,$(TR_DIR),$(WIRE_A),train/libwsetrain.map,$(HL_VER),-L$(HL_DIR) -lwsehost $(TR_LIBS))
+$(wsetrain_SO): $(HL_SO)
+TR_A        := $(wsetrain_PUB_A)
+TR_SO       := $(wsetrain_SO)
+# White-box tests: the internal archives of both libraries and the wire's.
+TR_INT      := $(wsetrain_A_obj) $(HL_INT)
+TR_INT_SAN  := $(wsetrain_A_san) $(HL_INT_SAN)
+WSETRAIN := $(TR_DIR)/bin/wsetrain
 
-# Every float operation of these sources is one IEEE binary32 operation:
-# no contraction into FMAs, no builtin replacements of expf/logf/fmaf.
-TR_EXACT := -ffp-contract=off -fno-builtin -frounding-math
-TR_EXACT_OBJS := $(foreach d,obj san tsan,$(foreach o,train_ref wse_math_host memoryx,$(HL_DIR)/$(d)/$(o).o))
-$(TR_EXACT_OBJS): HL_CFLAGS += $(TR_EXACT)
-$(TR_EXACT_OBJS): firmware/lib/wse_math.c firmware/lib/wse_math.h
+.PHONY: trainlib wsetrain test-train-host run-train-host
 
-.PHONY: wsetrain test-train-host run-train-host install-train-header
+trainlib: $(TR_SO) $(TR_A) $(TR_DIR)/wsetrain.pc
 
-$(WSETRAIN): host-lib/tools/wsetrain.c host-lib/include/wsehost_train.h $(HL_A)
-	$(CC) -std=c11 -O2 -g $(HL_WARN) -Ihost-lib/include -o $@ $< $(HL_A) $(HL_LIBS)
+$(TR_DIR)/wsetrain.pc: train/wsetrain.pc.in host-lib/include/wsehost.h
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(HL_VER)|' $< > $@
+
+# wsetrain is a user of the installed libraries: public archives only.
+$(WSETRAIN): train/tools/wsetrain.c train/include/wsehost_train.h $(TR_A) $(HL_A)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g $(HL_WARN) -Itrain/include -Ihost-lib/include -Iinclude -o $@ $< \
+		$(TR_A) $(HL_A) $(TR_LIBS)
 
 wsetrain: $(WSETRAIN)
 
-install: install-train-header
-install-train-header:
-	install -d $(DESTDIR)$(PREFIX)/include
-	install -m 0644 host-lib/include/wsehost_train.h $(DESTDIR)$(PREFIX)/include/
+install: install-trainlib
+.PHONY: install-trainlib
+install-trainlib: trainlib hostlib
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(HL_VER)|' \
+		train/wsetrain.pc.in > $(TR_DIR)/wsetrain-install.pc
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 0755 $(TR_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(TR_SO)) $(DESTDIR)$(PREFIX)/lib/$(wsetrain_SONAME)
+	ln -sf $(wsetrain_SONAME) $(DESTDIR)$(PREFIX)/lib/libwsetrain.so
+	install -m 0644 $(TR_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0644 train/include/wsehost_train.h $(DESTDIR)$(PREFIX)/include/
+	install -m 0644 $(TR_DIR)/wsetrain-install.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/wsetrain.pc
 
 # ---- tests ---------------------------------------------------------------
-TR_TCFLAGS := -std=c11 -O1 -g $(HL_WARN) $(HL_INC) -Ifirmware/lib -Itests/train $(TR_EXACT)
+TR_TCFLAGS := -std=c11 -O1 -g $(HL_WARN) $(TR_INC) -Ihost-lib/src -Itests/train $(WSE_FP_EXACT)
 TR_TESTS   := test_train_ref test_memoryx test_fmnist test_train_api test_routes
 
-$(TR_DIR)/%: tests/train/%.c $(HL_A_SAN) tests/train/tr_test.h
+$(TR_DIR)/%: tests/train/%.c $(TR_INT_SAN) tests/train/tr_test.h
 	@mkdir -p $(dir $@)
-	$(CC) $(TR_TCFLAGS) $(HL_SAN) -o $@ $< $(HL_A_SAN) -lcmocka $(HL_LIBS)
+	$(CC) $(TR_TCFLAGS) $(HL_SAN) -o $@ $< $(TR_INT_SAN) -lcmocka $(TR_LIBS)
 
 # The API test also serves a 9-row tree from the mock device (tests/hostlib)
 # to the mesh backend, which must refuse it.
@@ -49,38 +77,34 @@ $(TR_DIR)/mesh-2x9.dtb: tests/train/mesh-2x9.dts | deps
 	dtc -q -I dts -O dtb -o $@ $<
 
 $(TR_DIR)/test_train_api: tests/train/test_train_api.c tests/hostlib/fake_dev.c tests/hostlib/fake_dev.h \
-		$(TR_DIR)/mesh-2x9.dtb $(HL_A_SAN) tests/train/tr_test.h
+		$(TR_DIR)/mesh-2x9.dtb $(TR_INT_SAN) tests/train/tr_test.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TR_TCFLAGS) -Itests/hostlib -DTR_DTB_2X9='"$(abspath $(TR_DIR)/mesh-2x9.dtb)"' $(HL_SAN) \
-		-o $@ $< tests/hostlib/fake_dev.c $(HL_A_SAN) -lcmocka $(HL_LIBS)
+		-o $@ $< tests/hostlib/fake_dev.c $(TR_INT_SAN) -lcmocka $(TR_LIBS)
 
-$(TR_DIR)/test_train_ref: tests/train/test_train_ref.c tests/fpu/fpu_model.c tests/fpu/fpu_gen.c tests/fpu/fpu_model.h $(HL_A_SAN) tests/train/tr_test.h
+$(TR_DIR)/test_train_ref: tests/train/test_train_ref.c tests/fpu/fpu_model.c tests/fpu/fpu_gen.c tests/fpu/fpu_model.h $(TR_INT_SAN) tests/train/tr_test.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TR_TCFLAGS) -Itests/fpu $(HL_SAN) -o $@ $< tests/fpu/fpu_model.c tests/fpu/fpu_gen.c \
-		$(HL_A_SAN) -lcmocka $(HL_LIBS)
-
-$(TR_DIR)/test_routes: tests/train/test_routes.c host-lib/route/wse_route.h tests/train/tr_test.h $(HL_A_SAN)
-	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -g $(HL_WARN) -Iinclude -Ihost-lib/route -Ihost-lib/src -Itests/train $(HL_SAN) \
-		-o $@ $< $(HL_A_SAN) -lcmocka $(HL_LIBS)
+		$(TR_INT_SAN) -lcmocka $(TR_LIBS)
 
 # expf/logf: accuracy against glibc on the host, and the same bits on QEMU rv32
 TR_RVCC := riscv64-unknown-elf-gcc -march=rv32imf -mabi=ilp32f -O2 -Wall -Werror \
            -ffp-contract=off -fno-builtin -nostdlib -ffreestanding -static \
-           -Wl,--no-warn-rwx-segments -T tests/fpu/qemu/link.ld -Ifirmware/lib
+           -Wl,--no-warn-rwx-segments -T tests/fpu/qemu/link.ld -Iinclude
 TR_QEMU := qemu-system-riscv32 -M spike -cpu rv32,f=true,d=false -bios none \
            -display none -serial stdio -monitor none
 
-$(TR_DIR)/test_wse_math: tests/train/test_wse_math.c tests/train/math_sample.h firmware/lib/wse_math.c firmware/lib/wse_math.h
+# Both link the wire library as built: the host's and the rv32 one.
+$(TR_DIR)/test_wse_math: tests/train/test_wse_math.c tests/train/math_sample.h $(WIRE_A)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 $(HL_WARN) -Ifirmware/lib -Itests/train -ffp-contract=off -fno-builtin \
-		-o $@ $< firmware/lib/wse_math.c -lm
+	$(CC) -std=c11 -O2 $(HL_WARN) -Iinclude -Itests/train $(WSE_FP_EXACT) -o $@ $< $(WIRE_A) -lm
 
-$(TR_DIR)/math_rv32.elf: tests/train/math_rv32.c tests/train/math_sample.h firmware/lib/wse_math.c firmware/lib/wse_math.h | deps
+$(TR_DIR)/math_rv32.elf: tests/train/math_rv32.c tests/train/math_sample.h $(WIRE_RV_A) | deps
 	@mkdir -p $(dir $@)
-	$(TR_RVCC) -Itests/train -o $@ tests/fpu/qemu/crt0.S $< firmware/lib/wse_math.c
+	$(TR_RVCC) -Itests/train -o $@ tests/fpu/qemu/crt0.S $< $(WIRE_RV_A)
 
-test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/test_wse_math $(TR_DIR)/math_rv32.elf $(WSETRAIN)
+test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/test_wse_math $(TR_DIR)/math_rv32.elf $(WSETRAIN) \
+		$(TR_SO) $(TR_A)
 	@set -e; for t in $(TR_TESTS); do echo "--- $$t (ASan+UBSan)"; \
 		TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} $(TR_DIR)/$$t; done
 	@echo "--- wse_math: accuracy against glibc"
@@ -94,12 +118,15 @@ test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/test_wse_math $(T
 	WSETRAIN=$(abspath $(WSETRAIN)) TR_FM_DIR=$(TR_FM) WORK=$(abspath $(TR_DIR))/wsetrain \
 		tests/train/test_wsetrain.sh
 	@echo "--- wsehost_train.h as C++"
-	$${CXX:-g++} -std=c++11 -Wall -Wextra -Werror -fsyntax-only -Ihost-lib/include -x c++ host-lib/include/wsehost_train.h
+	$${CXX:-g++} -std=c++11 -Wall -Wextra -Werror -fsyntax-only -Ihost-lib/include -Iinclude -x c++ train/include/wsehost_train.h
+	@echo "--- exports of libwsetrain"
+	readelf -d $(TR_SO) | grep -q 'SONAME.*\[$(wsetrain_SONAME)\]'
+	tests/hostlib/check-exports.sh train/libwsetrain.map $(TR_SO) $(TR_A) $(TR_DIR)
 	@echo "--- API example built against an installed copy through pkg-config"
 	@rm -rf $(TR_DIR)/prefix; $(MAKE) --no-print-directory install PREFIX=$(abspath $(TR_DIR)/prefix) > /dev/null
 	PKG_CONFIG_PATH=$(abspath $(TR_DIR)/prefix)/lib/pkgconfig; export PKG_CONFIG_PATH; \
-	$(CC) -std=c11 $(HL_WARN) $$(pkg-config --cflags wsehost) -o $(TR_DIR)/train-mini \
-		docs/examples/train-mini.c $$(pkg-config --libs wsehost)
+	$(CC) -std=c11 $(HL_WARN) $$(pkg-config --cflags wsetrain) -o $(TR_DIR)/train-mini \
+		docs/examples/train-mini.c $$(pkg-config --libs wsetrain)
 	sed 's|^data.dir = .*|data.dir = $(TR_FM)|' docs/examples/fmnist-196-64-10.params > $(TR_DIR)/mini.params
 	LD_LIBRARY_PATH=$(abspath $(TR_DIR)/prefix)/lib $(TR_DIR)/train-mini $(TR_DIR)/mini.params 20 \
 		$(TR_DIR)/mini.ckpt | tee $(TR_DIR)/train-mini.out

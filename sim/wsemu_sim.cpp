@@ -50,7 +50,7 @@
 #endif
 
 extern "C" {
-#include "codec.h"
+#include "wsemu/wse_codec.h"
 }
 #include "wse_cfg.h"
 #include "wsemu/wse_wire.h"

@@ -9,13 +9,13 @@
  * --rom writes package wse_dtb_pkg: the DTB itself as the ROM the device's
  * host interface serves `info` from, with the build ID it reports.
  *
- * The DTB is parsed with libfdt and checked against docs/dt-binding.md; any
- * missing, malformed or out-of-range property is reported by name and
- * nothing is written.
+ * The DTB is checked against docs/dt-binding.md by the wire library's
+ * board rules (wsemu/wse_board.h), the same check libwsehost makes of a
+ * device's DTB; any missing, malformed or out-of-range property is
+ * reported by name and nothing is written.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libfdt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,18 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define NUM_COLORS 32
-#define MAX_DTB_BYTES (1u << 20)
+#include "wsemu/wse_board.h"
 
-struct board_cfg {
-	char compatible[64];
-	char model[96];
-	uint32_t columns, rows, colors, user_colors;
-	uint32_t num_vc, vc_depth, ramp_color_depth;
-	uint32_t color_vc[NUM_COLORS];
-	uint32_t imem_bytes, dmem_bytes, dmem_banks;
-	uint32_t link_width_bits, link_bytes_per_cycle, link_latency_cycles;
-};
+#define MAX_DTB_BYTES (1u << 20)
 
 static const char *prog = "wse-cfggen";
 
@@ -57,142 +48,6 @@ static void *read_dtb(const char *path, size_t *len)
 	}
 	*len = n;
 	return buf;
-}
-
-static int node(const void *fdt, const char *path)
-{
-	int off = fdt_path_offset(fdt, path);
-	if (off < 0)
-		fprintf(stderr, "%s: node %s: %s\n", prog, path,
-			fdt_strerror(off));
-	return off;
-}
-
-/* Read a u32 property into *out and check lo <= *out <= hi. */
-static int get_u32(const void *fdt, int off, const char *nodepath,
-		   const char *name, uint32_t lo, uint32_t hi, uint32_t *out)
-{
-	int len;
-	const fdt32_t *p = fdt_getprop(fdt, off, name, &len);
-	if (!p) {
-		fprintf(stderr, "%s: %s: missing property %s\n", prog, nodepath,
-			name);
-		return -1;
-	}
-	if (len != 4) {
-		fprintf(stderr, "%s: %s: property %s must be one cell, has %d bytes\n",
-			prog, nodepath, name, len);
-		return -1;
-	}
-	*out = fdt32_to_cpu(*p);
-	if (*out < lo || *out > hi) {
-		fprintf(stderr, "%s: %s: %s = %u out of range [%u, %u]\n", prog,
-			nodepath, name, *out, lo, hi);
-		return -1;
-	}
-	return 0;
-}
-
-static int check_compatible(const void *fdt, int off, const char *path,
-			    const char *want)
-{
-	if (fdt_node_check_compatible(fdt, off, want) != 0) {
-		fprintf(stderr, "%s: %s: not compatible with \"%s\"\n", prog,
-			path, want);
-		return -1;
-	}
-	return 0;
-}
-
-static int is_pow2(uint32_t v)
-{
-	return v && !(v & (v - 1));
-}
-
-static int parse(const void *fdt, struct board_cfg *c)
-{
-	int err = 0, len;
-	memset(c, 0, sizeof(*c));
-
-	if (fdt_node_check_compatible(fdt, 0, "wsemu,wse") != 0) {
-		fprintf(stderr, "%s: /: not compatible with \"wsemu,wse\"\n",
-			prog);
-		return -1;
-	}
-	const char *s = fdt_getprop(fdt, 0, "compatible", &len);
-	snprintf(c->compatible, sizeof(c->compatible), "%s", s ? s : "");
-	s = fdt_getprop(fdt, 0, "model", &len);
-	snprintf(c->model, sizeof(c->model), "%s", s ? s : "");
-
-	int mesh = node(fdt, "/mesh");
-	int tile = node(fdt, "/tile");
-	int link = node(fdt, "/link");
-	if (mesh < 0 || tile < 0 || link < 0)
-		return -1;
-	err |= check_compatible(fdt, mesh, "/mesh", "wsemu,mesh-v1");
-	err |= check_compatible(fdt, tile, "/tile", "wsemu,tile-v1");
-	if (err)
-		return -1;
-
-	err |= get_u32(fdt, mesh, "/mesh", "wsemu,columns", 1, 64, &c->columns);
-	err |= get_u32(fdt, mesh, "/mesh", "wsemu,rows", 1, 64, &c->rows);
-	err |= get_u32(fdt, mesh, "/mesh", "wsemu,colors", NUM_COLORS,
-		       NUM_COLORS, &c->colors);
-	err |= get_u32(fdt, mesh, "/mesh", "wsemu,user-colors", 1, NUM_COLORS,
-		       &c->user_colors);
-	err |= get_u32(fdt, mesh, "/mesh", "wsemu,virtual-channels", 1, 8,
-		       &c->num_vc);
-	err |= get_u32(fdt, mesh, "/mesh", "wsemu,vc-queue-depth", 2, 64,
-		       &c->vc_depth);
-	err |= get_u32(fdt, mesh, "/mesh", "wsemu,ramp-color-depth", 1, 64,
-		       &c->ramp_color_depth);
-	err |= get_u32(fdt, tile, "/tile", "wsemu,imem-bytes", 1024, 1u << 20,
-		       &c->imem_bytes);
-	err |= get_u32(fdt, tile, "/tile", "wsemu,dmem-bytes", 1024, 1u << 20,
-		       &c->dmem_bytes);
-	err |= get_u32(fdt, tile, "/tile", "wsemu,dmem-banks", 1, 8,
-		       &c->dmem_banks);
-	err |= get_u32(fdt, link, "/link", "wsemu,width-bits", 64, 512,
-		       &c->link_width_bits);
-	err |= get_u32(fdt, link, "/link", "wsemu,bytes-per-cycle", 1, 4096,
-		       &c->link_bytes_per_cycle);
-	err |= get_u32(fdt, link, "/link", "wsemu,latency-cycles", 0, 1000000,
-		       &c->link_latency_cycles);
-	if (err)
-		return -1;
-
-	if (!is_pow2(c->vc_depth)) {
-		fprintf(stderr, "%s: /mesh: wsemu,vc-queue-depth = %u must be a power of two\n",
-			prog, c->vc_depth);
-		return -1;
-	}
-	if (!is_pow2(c->imem_bytes) || !is_pow2(c->dmem_bytes) ||
-	    !is_pow2(c->dmem_banks)) {
-		fprintf(stderr, "%s: /tile: memory sizes and bank count must be powers of two\n",
-			prog);
-		return -1;
-	}
-	if (c->link_width_bits % 64) {
-		fprintf(stderr, "%s: /link: wsemu,width-bits = %u must be a multiple of 64\n",
-			prog, c->link_width_bits);
-		return -1;
-	}
-
-	const fdt32_t *map = fdt_getprop(fdt, mesh, "wsemu,color-vc-map", &len);
-	if (!map || len != NUM_COLORS * 4) {
-		fprintf(stderr, "%s: /mesh: wsemu,color-vc-map must have %d cells\n",
-			prog, NUM_COLORS);
-		return -1;
-	}
-	for (int i = 0; i < NUM_COLORS; i++) {
-		c->color_vc[i] = fdt32_to_cpu(map[i]);
-		if (c->color_vc[i] >= c->num_vc) {
-			fprintf(stderr, "%s: /mesh: wsemu,color-vc-map[%d] = %u, only %u virtual channels\n",
-				prog, i, c->color_vc[i], c->num_vc);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 static unsigned clog2(uint32_t v)
@@ -223,7 +78,7 @@ static int close_out(FILE *f, const char *tmp, const char *path)
 	return 0;
 }
 
-static int write_sv(const struct board_cfg *c, const char *path)
+static int write_sv(const struct wse_board *c, const char *path)
 {
 	char tmp[4096];
 	FILE *f = open_out(path, tmp, sizeof(tmp));
@@ -248,15 +103,15 @@ static int write_sv(const struct board_cfg *c, const char *path)
 	fprintf(f, "  localparam int unsigned LinkBytesPerCycle = %u;\n", c->link_bytes_per_cycle);
 	fprintf(f, "  localparam int unsigned LinkLatencyCycles = %u;\n", c->link_latency_cycles);
 	fprintf(f, "  // Virtual channel of each color; entry c is bits [c*VcW +: VcW].\n");
-	fprintf(f, "  localparam logic [%u:0] ColorVcMap = {", NUM_COLORS * vcw - 1);
-	for (int i = NUM_COLORS - 1; i >= 0; i--)
+	fprintf(f, "  localparam logic [%u:0] ColorVcMap = {", WSE_NUM_COLORS * vcw - 1);
+	for (int i = WSE_NUM_COLORS - 1; i >= 0; i--)
 		fprintf(f, "%u'd%u%s", vcw, c->color_vc[i], i ? ", " : "");
 	fprintf(f, "};\n");
 	fprintf(f, "endpackage\n");
 	return close_out(f, tmp, path);
 }
 
-static int write_h(const struct board_cfg *c, const char *path)
+static int write_h(const struct wse_board *c, const char *path)
 {
 	char tmp[4096];
 	FILE *f = open_out(path, tmp, sizeof(tmp));
@@ -280,8 +135,8 @@ static int write_h(const struct board_cfg *c, const char *path)
 	fprintf(f, "#define WSE_CFG_LINK_BYTES_PER_CYCLE %uu\n", c->link_bytes_per_cycle);
 	fprintf(f, "#define WSE_CFG_LINK_LATENCY_CYCLES %uu\n", c->link_latency_cycles);
 	fprintf(f, "#define WSE_CFG_COLOR_VC_MAP {");
-	for (int i = 0; i < NUM_COLORS; i++)
-		fprintf(f, "%u%s", c->color_vc[i], i < NUM_COLORS - 1 ? ", " : "");
+	for (int i = 0; i < WSE_NUM_COLORS; i++)
+		fprintf(f, "%u%s", c->color_vc[i], i < WSE_NUM_COLORS - 1 ? ", " : "");
 	fprintf(f, "}\n\n#endif /* WSE_CFG_H */\n");
 	return close_out(f, tmp, path);
 }
@@ -360,15 +215,10 @@ int main(int argc, char **argv)
 	void *fdt = read_dtb(dtb, &len);
 	if (!fdt)
 		return 1;
-	int err = fdt_check_full(fdt, len);
-	if (err) {
-		fprintf(stderr, "%s: %s: not a valid device tree blob: %s\n", prog,
-			dtb, fdt_strerror(err));
-		free(fdt);
-		return 1;
-	}
-	struct board_cfg cfg;
-	if (parse(fdt, &cfg)) {
+	struct wse_board cfg;
+	char why[256];
+	if (wse_board_parse(fdt, len, &cfg, why, sizeof(why))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, dtb, why);
 		fprintf(stderr, "%s: %s: rejected, nothing written\n", prog, dtb);
 		free(fdt);
 		return 1;

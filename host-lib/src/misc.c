@@ -72,7 +72,7 @@ const char *wse_error_name(int err)
 
 uint32_t wse_crc32c(uint32_t crc, const void *buf, size_t len)
 {
-	return wse_crc32c_fast(crc, buf, len);
+	return wse_crc32c_update(crc, buf, len);
 }
 
 static void stderr_log(void *user, enum wse_log_level lv, const char *msg)

@@ -17,7 +17,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "codec.h"
+#include "wsehost.h"
+#include "wsemu/wse_codec.h"
 
 struct wse_logger {
 	wse_log_cb cb;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * wse_mlp_abi.h - the contract between libwsehost's mesh training backend
- * (host-lib/src/train_mesh.c) and the MLP kernel that runs on every PE
+ * (train/src/train_mesh.c) and the MLP kernel that runs on every PE
  * (firmware/kernels/mlp/mlp_train.c): the parameter block the host writes
  * into each tile before a pass, the colors the kernel uses, and the order
  * of what the host streams in and out. docs/training-dataflow.md is the

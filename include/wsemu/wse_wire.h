@@ -277,22 +277,6 @@ static inline void wse_put_le64(wse_u8 *p, wse_u64 v)
 	wse_put_le32(p + 4, (wse_u32)(v >> 32));
 }
 
-/* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78, initial value and
- * final xor 0xFFFFFFFF; crc of "123456789" = 0xE3069283). Start with
- * crc = 0, feed any number of pieces. A small reference version; libwsehost
- * uses a table-driven one that tests check against this. */
-static inline wse_u32 wse_crc32c_update(wse_u32 crc, const void *buf,
-					unsigned long len)
-{
-	const wse_u8 *p = (const wse_u8 *)buf;
-	crc = ~crc;
-	while (len--) {
-		int k;
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1u)));
-	}
-	return ~crc;
-}
+/* CRC-32C of the protocol: wsemu/wse_crc32c.h (libwsewire). */
 
 #endif /* WSEMU_WSE_WIRE_H */

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
-#include "codec.h"
+#include "wsemu/wse_codec.h"
 #include "wsehost.h"
 #include "wsemu/wse_wire.h"
 

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codec.h"
+#include "wsemu/wse_codec.h"
 #include "transport.h"
 #include "wsehost.h"
 #include "wsemu/wse_wire.h"

@@ -21,7 +21,7 @@
 #include "verilated.h"
 
 extern "C" {
-#include "codec.h"
+#include "wsemu/wse_codec.h"
 }
 
 enum { EvtOk, EvtVersion, EvtLength, EvtMalformed, EvtOpcode, EvtPayloadCrc, EvtDrop };
@@ -47,13 +47,13 @@ static const uint8_t kOps[] = {
 
 static void fix_hcrc(uint8_t *f)
 {
-	wse_put_le32(f + WSE_HDR_OFF_HCRC, wse_crc32c_fast(0, f, WSE_HDR_OFF_HCRC));
+	wse_put_le32(f + WSE_HDR_OFF_HCRC, wse_crc32c_update(0, f, WSE_HDR_OFF_HCRC));
 }
 
 static void fix_pcrc(uint8_t *f, size_t n)
 {
 	size_t padded = n - WSE_HDR_BYTES - WSE_TRAILER_BYTES;
-	wse_put_le32(f + WSE_HDR_BYTES + padded, wse_crc32c_fast(0, f + WSE_HDR_BYTES, padded));
+	wse_put_le32(f + WSE_HDR_BYTES + padded, wse_crc32c_update(0, f + WSE_HDR_BYTES, padded));
 }
 
 static void append_packet(std::vector<uint8_t> &s, uint32_t tag, bool mutate, int *mutated)

@@ -19,7 +19,7 @@
 #include "verilated.h"
 
 extern "C" {
-#include "codec.h"
+#include "wsemu/wse_codec.h"
 }
 
 struct Pkt {

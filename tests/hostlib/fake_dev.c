@@ -13,7 +13,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "codec.h"
+#include "wsehost.h"
+#include "wsemu/wse_codec.h"
 #include "fake_dev.h"
 
 #define NPORTS 128
@@ -443,7 +444,7 @@ static int do_request(struct fake_dev *f, const struct wse_pkt *p,
 			for (uint32_t i = 0; i < fl.len; i++)
 				f->flash[fl.offset + i] &= fl.data[i];
 		} else {
-			uint32_t crc = wse_crc32c_fast(0, f->flash + fl.offset,
+			uint32_t crc = wse_crc32c_update(0, f->flash + fl.offset,
 						       fl.len);
 			wse_put_le32(f->resp, crc);
 			*rlen = 4;

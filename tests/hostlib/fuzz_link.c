@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "wsehost.h"
+#include "wsemu/wse_codec.h"
 #include "transport.h"
 
 static void walk(const struct wse_pkt *p)
@@ -71,13 +72,13 @@ static void fix_crcs(uint8_t *b, size_t n)
 		uint32_t len = wse_get_le32(h + WSE_HDR_OFF_LENGTH) % 9000;
 		wse_put_le32(h + WSE_HDR_OFF_LENGTH, len);
 		wse_put_le32(h + WSE_HDR_OFF_HCRC,
-			     wse_crc32c_fast(0, h, WSE_HDR_OFF_HCRC));
+			     wse_crc32c_update(0, h, WSE_HDR_OFF_HCRC));
 		size_t fb = wse_frame_bytes(len);
 		if (fb > n - o)
 			return;
 		size_t padded = fb - WSE_HDR_BYTES - WSE_TRAILER_BYTES;
 		wse_put_le32(h + WSE_HDR_BYTES + padded,
-			     wse_crc32c_fast(0, h + WSE_HDR_BYTES, padded));
+			     wse_crc32c_update(0, h + WSE_HDR_BYTES, padded));
 		o += fb;
 	}
 }

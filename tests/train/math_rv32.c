@@ -1,7 +1,7 @@
-/* expf/logf of firmware/lib/wse_math.c on QEMU rv32imf: prints
+/* expf/logf of wire/wse_math.c on QEMU rv32imf: prints
  * "expf-bits logf-bits" per sample of math_sample.h over HTIF. */
 #include "math_sample.h"
-#include "wse_math.h"
+#include "wsemu/wse_math.h"
 
 extern volatile unsigned long long tohost;
 

@@ -1,4 +1,4 @@
-/* Fashion-MNIST loader (host-lib/src/fmnist.c): the real files of Debian's
+/* Fashion-MNIST loader (train/src/fmnist.c): the real files of Debian's
  * dataset-fashion-mnist (directory $TR_FM_DIR), pooling, shuffle, and
  * missing, truncated and malformed copies. */
 #include "tr_test.h"

@@ -1,4 +1,4 @@
-/* MemoryX (host-lib/src/memoryx.c): optimizer updates bit-exact against the
+/* MemoryX (train/src/memoryx.c): optimizer updates bit-exact against the
  * reference trainer's, the store (RAM and file-backed), checkpoints: round
  * trip, every truncation, every bit flip, mismatching models, and a
  * SIGKILL in the middle of a write leaving the old checkpoint intact. */

@@ -1,5 +1,5 @@
 /* The route plan of docs/training-dataflow.md section 6, as the mesh
- * backend builds it with host-lib/route/wse_route.h, for the boards' mesh
+ * backend builds it with train/route/wse_route.h, for the boards' mesh
  * sizes and others, checked for deadlock freedom, edges and dead ends by
  * wse_route_check. */
 #include "tr_test.h"

@@ -1,4 +1,4 @@
-/* The reference trainer (host-lib/src/train_ref.c) against float64 code,
+/* The reference trainer (train/src/train_ref.c) against float64 code,
  * finite differences, and the documented summation tree written out. */
 #include "tr_test.h"
 

@@ -1,4 +1,4 @@
-/* expf/logf of firmware/lib/wse_math.c on the host.
+/* expf/logf of wire/wse_math.c on the host.
  *   test_wse_math check    ulp distance to glibc over a sweep of all floats
  *                          (every 509th bit pattern) and special values
  *   test_wse_math sample   prints the sample of math_sample.h (compared with
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "math_sample.h"
-#include "wse_math.h"
+#include "wsemu/wse_math.h"
 
 #define ULP_BOUND 1 /* measured maximum over the sweep; the test fails above */
 

@@ -14,7 +14,7 @@
  */
 #include "wse_rt.h"
 #include "wse_df.h"
-#include "wse_math.h"
+#include "wsemu/wse_math.h"
 #include <wsemu/wse_mlp_abi.h>
 
 struct wse_mlp_params wse_mlp_params __attribute__((section(".data.wse_mlp_params"), used));

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "wsehost.h"
+#include "wsemu/wse_crc32c.h"
 #include "wsemu/wse_wire.h"
 
 static int mx_fail(char *err, size_t errlen, int code, const char *fmt, ...)

@@ -4,7 +4,7 @@
  * Compile with -ffp-contract=off -fno-builtin: every operation below must
  * be one IEEE binary32 operation rounded to nearest even.
  */
-#include "wse_math.h"
+#include "wsemu/wse_math.h"
 
 typedef unsigned int wm_u32;
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * wsehost_train.h - the training API of libwsehost (docs/training.md).
+ * wsehost_train.h - the training API, libwsetrain (docs/training.md). It
+ * links libwsehost, whose devices the mesh backend trains on.
  *
  * A training handle is created from a params file (docs/training.md,
  * "Params file"); it owns the model's weights and optimizer state in

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../firmware/lib/wse_math.h"
+#include "wsemu/wse_math.h"
 
 /* The reference's own mapping: feature f lives on row f mod R, token t on
  * column t mod C (slot t div C). */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * codec.h - libwsehost's protocol codec (docs/protocol.md): packet framing,
- * CRC-32C, a receive buffer that resynchronizes on the magic, and
- * bounds-checked payload parsers. Pure functions over byte buffers: no I/O,
- * no allocation except in wse_rx_init().
+ * wse_codec.h - the link protocol's codec (docs/protocol.md), in libwsewire
+ * (wire/codec.c): packet framing, a receive buffer that resynchronizes on
+ * the magic, and bounds-checked payload parsers. Pure functions over byte
+ * buffers: no I/O, no allocation except in wse_rx_init(). Used by
+ * libwsehost, wsemu-sim and the testbenches of the RTL framing.
  *
  * Every parser reads only inside [buf, buf + len) and returns one of:
  *   WSE_ERROR_TRUNCATED   fewer bytes than the layout needs
@@ -17,16 +18,25 @@
  *   WSE_ERROR_OVERFLOW    (encoders) output buffer too small
  *   WSE_ERROR_INVALID_PARAM (encoders) field out of its encodable range
  */
-#ifndef WSEHOST_CODEC_H
-#define WSEHOST_CODEC_H
+#ifndef WSEMU_WSE_CODEC_H
+#define WSEMU_WSE_CODEC_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wsehost.h"
+#include "wsemu/wse_crc32c.h"
+#include "wsemu/wse_error.h"
 #include "wsemu/wse_wire.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The wire library's functions are hidden in the shared libraries that
+ * link it: they are no part of libwsehost's API. */
+#ifndef WSE_INTERNAL
 #define WSE_INTERNAL __attribute__((visibility("hidden")))
+#endif
 
 struct wse_pkt {
 	uint8_t major, minor, opcode, flags;
@@ -39,8 +49,6 @@ struct wse_pkt {
 /* Role of a packet, from its flags. */
 enum wse_role { WSE_ROLE_REQUEST, WSE_ROLE_RESPONSE, WSE_ROLE_EVENT };
 
-WSE_INTERNAL uint32_t wse_crc32c_fast(uint32_t crc, const void *buf,
-				      size_t len);
 WSE_INTERNAL size_t wse_frame_bytes(uint32_t len);
 /* 1 if opcode is defined by the protocol. */
 WSE_INTERNAL int wse_opcode_known(uint8_t opcode);
@@ -193,4 +201,7 @@ WSE_INTERNAL int wse_version_encode(uint8_t *out, size_t cap,
 WSE_INTERNAL int wse_version_decode(const uint8_t *pl, size_t len,
 				    struct wse_wire_version *v);
 
-#endif /* WSEHOST_CODEC_H */
+#ifdef __cplusplus
+}
+#endif
+#endif /* WSEMU_WSE_CODEC_H */

@@ -47,7 +47,7 @@ int train_ref_pass(const struct train_ref_net *net, const float *x,
 		   struct train_ref_out *out);
 
 /* Element-wise optimizer updates of the reference (docs/training-dataflow.md,
- * "MemoryX"): written independently of host-lib/src/memoryx.c. */
+ * "MemoryX"): written independently of train/src/memoryx.c. */
 void train_ref_sgd(size_t n, float *w, float *mom, const float *g, float lr,
 		   float momentum, float wd);
 void train_ref_adam(size_t n, float *w, float *m, float *v, const float *g,

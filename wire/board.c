@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * board.c - the board device-tree binding's rules (wsemu/wse_board.h,
+ * docs/dt-binding.md). Parsed with libfdt; every missing, malformed or
+ * out-of-range property is named in the error text. The ranges here are
+ * the binding's: the RTL's parameters and the host library's limits follow
+ * from them, so they are written once.
+ */
+#include <libfdt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wsemu/wse_board.h"
+
+struct ctx {
+	const void *fdt;
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 2, 3))) static int fail(struct ctx *c,
+						      const char *fmt, ...)
+{
+	if (c->err && c->errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(c->err, c->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return WSE_ERROR_BAD_DTB;
+}
+
+static int node(struct ctx *c, const char *path, const char *compat, int *off)
+{
+	*off = fdt_path_offset(c->fdt, path);
+	if (*off < 0)
+		return fail(c, "node %s: %s", path, fdt_strerror(*off));
+	if (compat && fdt_node_check_compatible(c->fdt, *off, compat) != 0)
+		return fail(c, "%s: not compatible with \"%s\"", path, compat);
+	return 0;
+}
+
+static int u32(struct ctx *c, int off, const char *path, const char *name,
+	       uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	int len;
+	const fdt32_t *p = fdt_getprop(c->fdt, off, name, &len);
+	if (!p)
+		return fail(c, "%s: missing property %s", path, name);
+	if (len != 4)
+		return fail(c, "%s: property %s must be one cell, has %d bytes",
+			    path, name, len);
+	uint32_t v = fdt32_to_cpu(*p);
+	if (v < lo || v > hi)
+		return fail(c, "%s: %s = %u out of range [%u, %u]", path, name,
+			    v, lo, hi);
+	*out = v;
+	return 0;
+}
+
+/* The first string of a property; absent is empty. */
+static int str(struct ctx *c, int off, const char *path, const char *name,
+	       char *out, size_t outlen)
+{
+	int len;
+	const char *s = fdt_getprop(c->fdt, off, name, &len);
+	out[0] = 0;
+	if (!s || len <= 0)
+		return 0;
+	if (s[len - 1] != 0)
+		return fail(c, "%s: property %s is not a string", path, name);
+	snprintf(out, outlen, "%s", s);
+	return 0;
+}
+
+static int pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int wse_board_parse(const void *dtb, size_t len, struct wse_board *b,
+		    char *err, size_t errlen)
+{
+	struct ctx c = {dtb, err, errlen};
+	int mesh, tile, link, r;
+
+	if (err && errlen)
+		err[0] = 0;
+	if (!dtb || !b)
+		return WSE_ERROR_INVALID_PARAM;
+	memset(b, 0, sizeof(*b));
+	if (len < sizeof(struct fdt_header) || len > WSE_BOARD_MAX_DTB)
+		return fail(&c, "DTB of %zu bytes (at most %u)", len,
+			    WSE_BOARD_MAX_DTB);
+	r = fdt_check_full(dtb, len);
+	if (r)
+		return fail(&c, "not a valid device tree blob: %s",
+			    fdt_strerror(r));
+	if (fdt_node_check_compatible(dtb, 0, "wsemu,wse") != 0)
+		return fail(&c, "/: not compatible with \"wsemu,wse\"");
+	if ((r = str(&c, 0, "/", "compatible", b->compatible,
+		     sizeof(b->compatible))) ||
+	    (r = str(&c, 0, "/", "model", b->model, sizeof(b->model))) ||
+	    (r = node(&c, "/mesh", "wsemu,mesh-v1", &mesh)) ||
+	    (r = node(&c, "/tile", "wsemu,tile-v1", &tile)) ||
+	    (r = node(&c, "/link", NULL, &link)) ||
+	    (r = str(&c, link, "/link", "compatible", b->link_compatible,
+		     sizeof(b->link_compatible))) ||
+	    (r = u32(&c, mesh, "/mesh", "wsemu,columns", 1, 64, &b->columns)) ||
+	    (r = u32(&c, mesh, "/mesh", "wsemu,rows", 1, 64, &b->rows)) ||
+	    (r = u32(&c, mesh, "/mesh", "wsemu,colors", WSE_NUM_COLORS,
+		     WSE_NUM_COLORS, &b->colors)) ||
+	    (r = u32(&c, mesh, "/mesh", "wsemu,user-colors", 1, WSE_NUM_COLORS,
+		     &b->user_colors)) ||
+	    (r = u32(&c, mesh, "/mesh", "wsemu,virtual-channels", 1, 8,
+		     &b->num_vc)) ||
+	    (r = u32(&c, mesh, "/mesh", "wsemu,vc-queue-depth", 2, 64,
+		     &b->vc_depth)) ||
+	    (r = u32(&c, mesh, "/mesh", "wsemu,ramp-color-depth", 1, 64,
+		     &b->ramp_color_depth)) ||
+	    (r = u32(&c, tile, "/tile", "wsemu,imem-bytes", 1024, 1u << 20,
+		     &b->imem_bytes)) ||
+	    (r = u32(&c, tile, "/tile", "wsemu,dmem-bytes", 1024, 1u << 20,
+		     &b->dmem_bytes)) ||
+	    (r = u32(&c, tile, "/tile", "wsemu,dmem-banks", 1, 8,
+		     &b->dmem_banks)) ||
+	    (r = u32(&c, link, "/link", "wsemu,width-bits", 64, 512,
+		     &b->link_width_bits)) ||
+	    (r = u32(&c, link, "/link", "wsemu,bytes-per-cycle", 1, 4096,
+		     &b->link_bytes_per_cycle)) ||
+	    (r = u32(&c, link, "/link", "wsemu,latency-cycles", 0, 1000000,
+		     &b->link_latency_cycles)))
+		return r;
+	if (!pow2(b->vc_depth))
+		return fail(&c, "/mesh: wsemu,vc-queue-depth = %u must be a power of two",
+			    b->vc_depth);
+	if (!pow2(b->imem_bytes) || !pow2(b->dmem_bytes) || !pow2(b->dmem_banks))
+		return fail(&c, "/tile: memory sizes and bank count must be powers of two");
+	if (b->link_width_bits % 64)
+		return fail(&c, "/link: wsemu,width-bits = %u must be a multiple of 64",
+			    b->link_width_bits);
+	int mlen;
+	const fdt32_t *map = fdt_getprop(dtb, mesh, "wsemu,color-vc-map", &mlen);
+	if (!map || mlen != WSE_NUM_COLORS * 4)
+		return fail(&c, "/mesh: wsemu,color-vc-map must have %d cells",
+			    WSE_NUM_COLORS);
+	for (int i = 0; i < WSE_NUM_COLORS; i++) {
+		uint32_t v = fdt32_to_cpu(map[i]);
+		if (v >= b->num_vc)
+			return fail(&c, "/mesh: wsemu,color-vc-map[%d] = %u, only %u virtual channels",
+				    i, v, b->num_vc);
+		b->color_vc[i] = (uint8_t)v;
+	}
+	return 0;
+}
