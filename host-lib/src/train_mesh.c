@@ -10,6 +10,9 @@
  * (firmware/kernels/mlp, embedded in the library) does the arithmetic; the
  * order of what is streamed is the contract of include/wsemu/wse_mlp_abi.h
  * and docs/training-dataflow.md.
+ *
+ * It is also the training API's "mesh" backend (train_backend.h, at the
+ * end of this file).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "train_mesh.h"
@@ -24,6 +27,7 @@
 #include <wsemu/wse_mlp_abi.h>
 #include <wsemu/wse_regs.h>
 
+#include "train_backend.h"
 #include "wse_route.h"
 #include "wsehost.h"
 
@@ -854,3 +858,41 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 	out->loss = out->loss_sum / (float)norm;
 	return 0;
 }
+
+/* ---- the "mesh" backend (train_backend.h) ------------------------------ */
+
+static int mesh_open(void **state, struct train_backend_cfg *cfg, char *err,
+		     size_t errlen)
+{
+	struct train_mesh *m;
+	int r = train_mesh_open(&m, cfg->device, cfg->nlayers, cfg->dims,
+				cfg->max_batch, cfg->timeout_ms, &cfg->rows,
+				&cfg->cols, err, errlen);
+
+	*state = r ? NULL : m;
+	return r;
+}
+
+static int mesh_pass(void *state, const struct train_ref_net *net,
+		     const float *x, const uint8_t *labels, unsigned B,
+		     unsigned norm, struct train_ref_out *out, char *err,
+		     size_t errlen)
+{
+	int r = train_mesh_pass(state, net, x, labels, B, norm, out);
+
+	if (r)
+		snprintf(err, errlen, "%s", train_mesh_last_error(state));
+	return r;
+}
+
+static void mesh_close(void *state)
+{
+	train_mesh_close(state);
+}
+
+const struct train_backend_ops train_backend_mesh = {
+	.name = "mesh",
+	.open = mesh_open,
+	.pass = mesh_pass,
+	.close = mesh_close,
+};
