@@ -1135,6 +1135,8 @@ void wse_close(wse_device *d)
 
 /* ---- Queries -------------------------------------------------------------- */
 
+/* What the engine holds, read without waiting for the device: the calls a
+ * transfer callback may make. */
 int wse_get_info(wse_device *d, struct wse_info *info)
 {
 	if (!d || !info || info->size < sizeof(size_t))
