@@ -76,7 +76,7 @@ struct wse_open_opts {
  *   "sim:board=sim-4x4"    spawn wsemu-sim for a board (default URI, used
  *                          when uri is NULL or "")
  *   "sim:attach=PATH"      connect to a running wsemu-sim's Unix socket
- *   "usb:..." "pcie:/dev/wseN"   declared, WSE_ERROR_NOT_SUPPORTED for now
+ *   "usb:..." "pcie:/dev/wseN"   planned, not implemented: NOT_SUPPORTED
  * On success *dev is set and the device's INFO (DTB) has been read.
  * Errors: INVALID_PARAM (bad URI), NOT_FOUND, ACCESS, BUSY, TIMEOUT,
  * NO_DEVICE, VERSION, BAD_DTB, NOT_SUPPORTED, NO_MEM, protocol errors.
@@ -162,7 +162,13 @@ WSE_API int wse_csr_read(wse_device *dev, unsigned x, unsigned y,
 WSE_API int wse_csr_write(wse_device *dev, unsigned x, unsigned y,
 			  unsigned csr, uint32_t value);
 /* Route entries (docs/register-map.md ROUTE[c]) of colors
- * first..first+n-1. */
+ * first..first+n-1 of one tile. wse_route_write is the raw register write:
+ * it writes the entries as given and checks nothing. Deadlock freedom is a
+ * property of every tile's table together (docs/fabric.md, "Deadlock
+ * freedom"), which one tile's write cannot see: whole route plans are built
+ * with the planner of train/route/wse_route.h (libwsetrain) and written through its
+ * checked writer (docs/libwsehost.md, "Route plans"), which refuses a plan
+ * wse_route_check() rejects. */
 WSE_API int wse_route_read(wse_device *dev, unsigned x, unsigned y,
 			   unsigned first, uint32_t *entries, size_t n);
 WSE_API int wse_route_write(wse_device *dev, unsigned x, unsigned y,
@@ -209,8 +215,11 @@ WSE_API int wse_stream_out(wse_device *dev, unsigned edge, unsigned row,
  * INVALID_PARAM. Does not wait. */
 WSE_API int wse_console_read(wse_device *dev, char *buf, size_t len);
 
-/* Flash of the board. Errors: NOT_SUPPORTED (no flash), RANGE (past its
- * end), ALIGN (erase not on sectors), IO (the part failed). */
+/* Flash of the board: planned. No device implements the flash opcodes
+ * yet (the RTL and wsemu-sim answer NOT_SUPPORTED), so today these calls
+ * return WSE_ERROR_NOT_SUPPORTED; the errors below are those of a board
+ * with a flash. Errors: NOT_SUPPORTED (no flash), RANGE (past its end),
+ * ALIGN (erase not on sectors), IO (the part failed). */
 WSE_API int wse_flash_read(wse_device *dev, uint32_t off, void *buf,
 			   size_t len);
 WSE_API int wse_flash_erase(wse_device *dev, uint32_t off, uint32_t len);

@@ -3,7 +3,8 @@
  * transport.h - the operations table every libwsehost transport provides.
  * A transport moves bytes of the link protocol (docs/protocol.md) between
  * the library and one device; it knows nothing about packets. wse_open()
- * picks the table by the URI's scheme ("sim:", "usb:", "pcie:").
+ * picks the table by the URI's scheme: "sim:" (transport_sim.c); "usb:"
+ * and "pcie:" are planned and their open returns NOT_SUPPORTED today.
  *
  * Common rules: every wait is bounded by the timeout_ms given (> 0); no
  * function raises a signal (SIGPIPE included); file descriptors are
@@ -35,11 +36,15 @@ WSE_INTERNAL void wse_logger_init(struct wse_logger *lg, wse_log_cb cb,
 struct wse_transport; /* each transport's own state */
 
 struct wse_transport_ops {
-	/* URI scheme without the colon, e.g. "sim". */
+	/* URI scheme without the colon, e.g. "sim". Static storage. */
 	const char *scheme;
 	/*
 	 * open: connect to the device named by args (the URI after
-	 * "scheme:"), waiting at most timeout_ms. On success sets *t and
+	 * "scheme:"), waiting at most timeout_ms. Blocks (connecting, and for
+	 * a spawned simulator until its socket answers). args is the
+	 * caller's and is not kept; log is the device's and stays valid until
+	 * close returns, so the transport may keep the pointer. On success
+	 * sets *t (the transport's own allocation, released by close) and
 	 * returns 0. Errors: INVALID_PARAM (args not understood), NOT_FOUND
 	 * (no such device/simulator/socket), ACCESS, BUSY (in use), TIMEOUT,
 	 * NO_DEVICE (device went away while connecting), NO_MEM,
@@ -49,25 +54,30 @@ struct wse_transport_ops {
 	int (*open)(struct wse_transport **t, const char *args,
 		    int timeout_ms, const struct wse_logger *log);
 	/*
-	 * send: write all len bytes, in order. Returns 0, TIMEOUT (not all
-	 * written within timeout_ms; part of the bytes may have left, so the
-	 * peer will see a truncated packet and resynchronize), NO_DEVICE (the
-	 * peer closed or died), IO (any other failure). Never SIGPIPE.
+	 * send: write all len bytes of buf, in order. Blocks until every byte
+	 * is handed to the link or timeout_ms passes. buf stays the caller's:
+	 * the transport reads it only during the call. Returns 0, TIMEOUT
+	 * (not all written within timeout_ms; part of the bytes may have
+	 * left, so the peer will see a truncated packet and resynchronize),
+	 * NO_DEVICE (the peer closed or died), IO (any other failure). Never
+	 * SIGPIPE.
 	 */
 	int (*send)(struct wse_transport *t, const void *buf, size_t len,
 		    int timeout_ms);
 	/*
 	 * recv: wait up to timeout_ms for at least one byte, then return
-	 * what is available, at most cap bytes: the count (> 0), TIMEOUT
-	 * (nothing arrived), NO_DEVICE (the peer closed: end of stream or
-	 * reset), IO.
+	 * what is available without blocking further, at most cap bytes,
+	 * written to buf (the caller's, written only during the call).
+	 * Returns the count (> 0), TIMEOUT (nothing arrived), NO_DEVICE (the
+	 * peer closed: end of stream or reset), IO.
 	 */
 	int (*recv)(struct wse_transport *t, void *buf, size_t cap,
 		    int timeout_ms);
 	/*
-	 * close: release everything (socket, child process, files), waiting
-	 * at most a bounded time for a child to exit. Never fails; t is
-	 * invalid afterwards. NULL is ignored.
+	 * close: release everything (socket, child process, files, t
+	 * itself), waiting at most a bounded time for a child to exit. Runs
+	 * after the device's threads have stopped, so no send or recv is in
+	 * progress. Never fails; t is invalid afterwards. NULL is ignored.
 	 */
 	void (*close)(struct wse_transport *t);
 };

@@ -353,13 +353,23 @@ static void unsupported_close(struct wse_transport *t)
 	(void)t;
 }
 
-/* usb: libusb-1.0 bulk endpoints; pcie:/dev/wseN: the kernel driver. */
+/* Planned, not implemented: usb: (libusb-1.0 bulk endpoints) and
+ * pcie:/dev/wseN (a kernel driver). Their open returns NOT_SUPPORTED, so
+ * no device ever reaches the other entries. */
 const struct wse_transport_ops wse_transport_usb = {
-	"usb", unsupported_open, unsupported_send, unsupported_recv,
-	unsupported_close};
+	.scheme = "usb",
+	.open = unsupported_open,
+	.send = unsupported_send,
+	.recv = unsupported_recv,
+	.close = unsupported_close,
+};
 const struct wse_transport_ops wse_transport_pcie = {
-	"pcie", unsupported_open, unsupported_send, unsupported_recv,
-	unsupported_close};
+	.scheme = "pcie",
+	.open = unsupported_open,
+	.send = unsupported_send,
+	.recv = unsupported_recv,
+	.close = unsupported_close,
+};
 
 const struct wse_transport_ops *wse_transport_find(const char *uri,
 						   const char **args)

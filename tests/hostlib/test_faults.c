@@ -85,8 +85,13 @@ static void f_close(struct wse_transport *t)
 	free(t);
 }
 
-static const struct wse_transport_ops fault_ops = {"fault", f_open, f_send,
-						   f_recv, f_close};
+static const struct wse_transport_ops fault_ops = {
+	.scheme = "fault",
+	.open = f_open,
+	.send = f_send,
+	.recv = f_recv,
+	.close = f_close,
+};
 
 /* r must be 0 or the injected error (or NO_DEVICE once the link died). */
 static void ok_or_injected(int r, int line, int also)

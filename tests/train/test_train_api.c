@@ -3,14 +3,19 @@
  * reproducible, save/load resumes bit for bit, tensors get and set, and bad
  * params, devices and datasets give clear errors; the mesh backend refuses
  * a device with more rows than its kernel runs on (the mock device of
- * tests/hostlib serving a 9-row tree). */
+ * tests/hostlib serving a 9-row tree), and route plans reach that device
+ * only through the checked writer. */
 #include "tr_test.h"
 
 #include <unistd.h>
 
+#include <wsemu/wse_wire.h>
+
 #include "fake_dev.h"
 #include "fmnist.h"
+#include "train_mesh.h"
 #include "train_ref.h"
+#include "wse_route.h"
 #include "wsehost.h"
 #include "wsehost_train.h"
 
@@ -336,6 +341,73 @@ static void test_mesh_refuses_rows(void **state)
 	fake_dev_stop(f);
 }
 
+/* Route plans reach a device only through the checked writer: an unsafe
+ * plan (a one-color ring) is refused with nothing sent, a plan for another
+ * mesh size is refused with RANGE, and a safe plan lands in every tile's
+ * table as planned. */
+static void test_route_plan_write(void **state)
+{
+	(void)state;
+	char sock[600], uri[640];
+
+	snprintf(sock, sizeof(sock), "%s/wse-routes.sock", dir);
+	struct fake_dev *f = fake_dev_start(sock, TR_DTB_2X9);
+	wse_device *dev;
+	struct wse_info info = { .size = sizeof(info) };
+
+	assert_non_null(f);
+	snprintf(uri, sizeof(uri), "sim:attach=%s", sock);
+	assert_int_equal(wse_open(&dev, uri, NULL), 0);
+	assert_int_equal(wse_get_info(dev, &info), 0);
+	const unsigned C = info.columns, R = info.rows;
+	const unsigned N = 1u << WSE_PORT_NORTH, E = 1u << WSE_PORT_EAST,
+		       S = 1u << WSE_PORT_SOUTH, W = 1u << WSE_PORT_WEST,
+		       P = 1u << WSE_PORT_RAMP;
+	struct wse_route_plan *p = wse_route_plan_new(C, R, info.color_vc, info.num_vc);
+	struct wse_route_report rep;
+	unsigned long sent = fake_dev_requests(f);
+
+	assert_non_null(p);
+	assert_int_equal(wse_route_set(p, 0, 0, 3, S | P, E), 0);
+	assert_int_equal(wse_route_set(p, 1, 0, 3, W, S), 0);
+	assert_int_equal(wse_route_set(p, 1, 1, 3, N, W), 0);
+	assert_int_equal(wse_route_set(p, 0, 1, 3, E, N), 0);
+	memset(&rep, 0, sizeof(rep));
+	assert_int_equal(train_mesh_write_plan(dev, p, WSE_FIRST_INFRA_COLOR, &rep),
+			 WSE_ERROR_INVALID_PARAM);
+	assert_true(rep.cycle_len > 0);
+	assert_int_equal(fake_dev_requests(f), sent);
+	wse_route_plan_free(p);
+
+	struct wse_route_plan *small = wse_route_plan_new(C, R - 1, info.color_vc, info.num_vc);
+
+	assert_non_null(small);
+	assert_int_equal(train_mesh_write_plan(dev, small, WSE_FIRST_INFRA_COLOR, NULL),
+			 WSE_ERROR_RANGE);
+	assert_int_equal(fake_dev_requests(f), sent);
+	wse_route_plan_free(small);
+
+	p = wse_route_plan_new(C, R, info.color_vc, info.num_vc);
+	assert_non_null(p);
+	for (unsigned y = 0; y < R; y++)
+		assert_int_equal(wse_route_row_multicast(p, 0, y), 0);
+	assert_int_equal(train_mesh_write_plan(dev, p, WSE_FIRST_INFRA_COLOR, NULL), 0);
+	for (unsigned y = 0; y < R; y++)
+		for (unsigned x = 0; x < C; x++) {
+			uint32_t e[WSE_FIRST_INFRA_COLOR];
+			unsigned rx, tx;
+
+			assert_int_equal(wse_route_read(dev, x, y, 0, e, WSE_FIRST_INFRA_COLOR), 0);
+			for (unsigned c = 0; c < WSE_FIRST_INFRA_COLOR; c++) {
+				assert_int_equal(wse_route_get(p, x, y, c, &rx, &tx), 0);
+				assert_int_equal(e[c], rx << 8 | tx);
+			}
+		}
+	wse_route_plan_free(p);
+	wse_close(dev);
+	fake_dev_stop(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_micro_batches),
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_mesh_refuses_rows),
+		cmocka_unit_test(test_route_plan_write),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -6,6 +6,7 @@
 
 #include "fpu_model.h"
 #include "train_ref.h"
+#include "wsehost.h"
 
 #define NL 3
 static const unsigned DIMS[NL + 1] = { 20, 12, 7, 5 };
@@ -444,9 +445,9 @@ static void test_bad_args(void **state)
 
 	memcpy(bad, Y, B);
 	bad[3] = 5; /* >= classes */
-	assert_int_equal(train_ref_pass(&n, X, bad, B, B, &o), -1);
+	assert_int_equal(train_ref_pass(&n, X, bad, B, B, &o), WSE_ERROR_INVALID_PARAM);
 	n.rows = 0;
-	assert_int_equal(train_ref_pass(&n, X, Y, B, B, &o), -1);
+	assert_int_equal(train_ref_pass(&n, X, Y, B, B, &o), WSE_ERROR_INVALID_PARAM);
 	free_net();
 }
 

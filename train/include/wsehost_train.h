@@ -8,9 +8,11 @@
  * MemoryX, reads Fashion-MNIST, runs steps and evaluations on a backend,
  * and saves and loads checkpoints (docs/checkpoint.md).
  *
- * Backends: "host-reference" runs the C reference trainer on the host CPU
- * with the mesh's summation order for the configured rows x columns; it is
- * not the mesh. The mesh backend plugs in behind the same calls.
+ * Backends (params key runtime.backend): "host-reference" runs the C
+ * reference trainer on the host CPU with the mesh's summation order for the
+ * configured rows x columns; it is not the mesh. "mesh" runs the MLP kernel
+ * on every PE of a device (runtime.device) and gives bit-identical results
+ * for the device's rows x columns. Both sit behind the same calls.
  *
  * Functions return 0 (or a count) or a negative enum wse_error value;
  * wse_train_last_error() gives the sentence of the handle's last failure.

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * train.c - the training API (wsehost_train.h): params, the training
- * handle over MemoryX, the data stream, and the host-reference backend.
+ * handle over MemoryX, the data stream, gradient accumulation and the
+ * optimizer step. Passes run on the backend the params name, through its
+ * operations table (train_backend.h): train_ref.c is the host-reference
+ * backend, train_mesh.c the mesh backend.
  */
 #define _GNU_SOURCE
 #include "wsehost_train.h"
@@ -18,6 +21,7 @@
 
 #include "fmnist.h"
 #include "memoryx.h"
+#include "train_backend.h"
 #include "train_mesh.h"
 #include "train_ref.h"
 
@@ -46,7 +50,8 @@ struct tr_params {
 
 struct wse_train {
 	struct tr_params p;
-	struct train_mesh *mesh; /* mesh backend, else NULL */
+	const struct train_backend_ops *be; /* NULL until the backend is open */
+	void *bs;                           /* the backend's state */
 	struct mx_store st;
 	int iw[TRAIN_REF_MAX_LAYERS], ib[TRAIN_REF_MAX_LAYERS];
 	int s1[2 * TRAIN_REF_MAX_LAYERS], s2[2 * TRAIN_REF_MAX_LAYERS];
@@ -224,10 +229,11 @@ static const char *params_set(struct tr_params *p, const char *k, const char *v)
 			return "must be a number in [0, 1]";
 		p->opt.weight_decay = f;
 	} else if (!strcmp(k, "runtime.backend")) {
-		if (strcmp(v, "host-reference") && strcmp(v, "mesh"))
+		const struct train_backend_ops *be = train_backend_find(v);
+
+		if (!be)
 			return "must be mesh or host-reference";
-		snprintf(p->backend, sizeof(p->backend), "%s",
-			 strcmp(v, "mesh") ? "host-reference" : "mesh");
+		snprintf(p->backend, sizeof(p->backend), "%s", be->name);
 	} else if (!strcmp(k, "runtime.device")) {
 		if (strlen(v) >= sizeof(p->device))
 			return "URI too long";
@@ -475,16 +481,24 @@ int wse_train_create(wse_train **out, const char *params_file,
 			goto fail;
 		}
 	}
-	if (!strcmp(p->backend, "mesh")) {
-		unsigned rows, cols;
+	struct train_backend_cfg cfg = {
+		.device = p->device, .timeout_ms = p->timeout_ms,
+		.nlayers = p->nlayers, .dims = p->dims, .max_batch = p->batch,
+		.rows = p->rows, .cols = p->cols,
+	};
+	const struct train_backend_ops *be = train_backend_find(p->backend);
 
-		rc = train_mesh_open(&t->mesh, p->device, p->nlayers, p->dims, p->batch,
-				     p->timeout_ms, &rows, &cols, t->err, sizeof(t->err));
-		if (rc)
-			goto fail;
-		p->rows = rows; /* the reference order follows the device */
-		p->cols = cols;
+	if (!be) {
+		rc = tr_fail(t, WSE_ERROR_NOT_SUPPORTED, "runtime.backend %s: no such backend",
+			     p->backend);
+		goto fail;
 	}
+	rc = be->open(&t->bs, &cfg, t->err, sizeof(t->err));
+	if (rc)
+		goto fail;
+	t->be = be;
+	p->rows = cfg.rows; /* the reference order follows the device */
+	p->cols = cfg.cols;
 	*out = t;
 	return 0;
 fail:
@@ -498,7 +512,8 @@ void wse_train_destroy(wse_train *t)
 {
 	if (!t)
 		return;
-	train_mesh_close(t->mesh);
+	if (t->be)
+		t->be->close(t->bs);
 	mx_store_free(&t->st);
 	fm_free(&t->train);
 	fm_free(&t->test);
@@ -550,22 +565,24 @@ static void ref_net(const wse_train *t, struct train_ref_net *net)
 	}
 }
 
+/* The backends, by runtime.backend. */
+const struct train_backend_ops *train_backend_find(const char *name)
+{
+	static const struct train_backend_ops *const all[] = {
+		&train_backend_ref, &train_backend_mesh};
+
+	for (size_t i = 0; name && i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
 /* One pass on the configured backend. */
 static int backend_pass(wse_train *t, const struct train_ref_net *net, const float *x,
 			const uint8_t *labels, unsigned B, unsigned norm,
 			struct train_ref_out *o)
 {
-	if (t->mesh) {
-		int rc = train_mesh_pass(t->mesh, net, x, labels, B, norm, o);
-
-		return rc ? tr_fail(t, rc, "%s", train_mesh_last_error(t->mesh)) : 0;
-	}
-	int rc = train_ref_pass(net, x, labels, B, norm, o);
-
-	if (rc)
-		return tr_fail(t, rc == -2 ? WSE_ERROR_NO_MEM : WSE_ERROR_INVALID_PARAM,
-			       "host-reference backend: pass failed (%d)", rc);
-	return 0;
+	return t->be->pass(t->bs, net, x, labels, B, norm, o, t->err, sizeof(t->err));
 }
 
 /* Next batch of the training stream, in the epoch's order. */

@@ -10,6 +10,9 @@
  * (firmware/kernels/mlp, embedded in the library) does the arithmetic; the
  * order of what is streamed is the contract of include/wsemu/wse_mlp_abi.h
  * and docs/training-dataflow.md.
+ *
+ * It is also the training API's "mesh" backend (train_backend.h, at the
+ * end of this file).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "train_mesh.h"
@@ -24,6 +27,7 @@
 #include <wsemu/wse_mlp_abi.h>
 #include <wsemu/wse_regs.h>
 
+#include "train_backend.h"
 #include "wse_route.h"
 #include "wsehost.h"
 
@@ -112,6 +116,45 @@ struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
 	return p;
 }
 
+int train_mesh_write_plan(struct wse_device *dev, const struct wse_route_plan *p,
+			  unsigned ncolors, struct wse_route_report *rep)
+{
+	struct wse_route_report own;
+	struct wse_info info = { .size = sizeof(info) };
+	unsigned rx, tx;
+	int r;
+
+	if (!p || ncolors == 0 || ncolors > WSE_NUM_COLORS)
+		return WSE_ERROR_INVALID_PARAM;
+	if (!rep)
+		rep = &own;
+	r = wse_route_check(p, rep);
+	if (r == WSE_ROUTE_ERROR_NO_MEM)
+		return WSE_ERROR_NO_MEM;
+	if (r)
+		return WSE_ERROR_INVALID_PARAM;
+	if (!dev)
+		return WSE_ERROR_INVALID_PARAM;
+	if ((r = wse_get_info(dev, &info)))
+		return r;
+	/* the plan is for exactly the device's mesh */
+	if (wse_route_get(p, info.columns - 1, info.rows - 1, 0, &rx, &tx) ||
+	    !wse_route_get(p, info.columns, 0, 0, &rx, &tx) ||
+	    !wse_route_get(p, 0, info.rows, 0, &rx, &tx))
+		return WSE_ERROR_RANGE;
+	for (unsigned y = 0; y < info.rows && !r; y++)
+		for (unsigned x = 0; x < info.columns && !r; x++) {
+			uint32_t e[WSE_NUM_COLORS];
+
+			for (unsigned c = 0; c < ncolors; c++) {
+				wse_route_get(p, x, y, c, &rx, &tx);
+				e[c] = rx << 8 | tx;
+			}
+			r = wse_route_write(dev, x, y, 0, e, ncolors);
+		}
+	return r;
+}
+
 static int write_routes(struct train_mesh *m)
 {
 	struct wse_route_plan *p = train_mesh_route_plan(m->C, m->R, m->info.color_vc,
@@ -121,24 +164,11 @@ static int write_routes(struct train_mesh *m)
 
 	if (!p)
 		return tm_fail(m, WSE_ERROR_NO_MEM, "mesh backend: cannot build the route plan");
-	if ((r = wse_route_check(p, &rep))) {
-		wse_route_plan_free(p);
-		return tm_fail(m, WSE_ERROR_DEVICE, "mesh backend: route plan refused: %s",
-			       rep.text);
-	}
-	for (unsigned y = 0; y < m->R && !r; y++)
-		for (unsigned x = 0; x < m->C && !r; x++) {
-			uint32_t e[WSE_FIRST_INFRA_COLOR];
-
-			for (unsigned c = 0; c < WSE_FIRST_INFRA_COLOR; c++) {
-				unsigned rx, tx;
-
-				wse_route_get(p, x, y, c, &rx, &tx);
-				e[c] = rx << 8 | tx;
-			}
-			r = wse_route_write(m->dev, x, y, 0, e, WSE_FIRST_INFRA_COLOR);
-		}
+	rep.text[0] = 0;
+	r = train_mesh_write_plan(m->dev, p, WSE_FIRST_INFRA_COLOR, &rep);
 	wse_route_plan_free(p);
+	if (r && rep.text[0])
+		return tm_fail(m, r, "mesh backend: route plan refused: %s", rep.text);
 	return r ? tm_fail(m, r, "mesh backend: route write: %s", wse_strerror(r)) : 0;
 }
 
@@ -854,3 +884,41 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 	out->loss = out->loss_sum / (float)norm;
 	return 0;
 }
+
+/* ---- the "mesh" backend (train_backend.h) ------------------------------ */
+
+static int mesh_open(void **state, struct train_backend_cfg *cfg, char *err,
+		     size_t errlen)
+{
+	struct train_mesh *m;
+	int r = train_mesh_open(&m, cfg->device, cfg->nlayers, cfg->dims,
+				cfg->max_batch, cfg->timeout_ms, &cfg->rows,
+				&cfg->cols, err, errlen);
+
+	*state = r ? NULL : m;
+	return r;
+}
+
+static int mesh_pass(void *state, const struct train_ref_net *net,
+		     const float *x, const uint8_t *labels, unsigned B,
+		     unsigned norm, struct train_ref_out *out, char *err,
+		     size_t errlen)
+{
+	int r = train_mesh_pass(state, net, x, labels, B, norm, out);
+
+	if (r)
+		snprintf(err, errlen, "%s", train_mesh_last_error(state));
+	return r;
+}
+
+static void mesh_close(void *state)
+{
+	train_mesh_close(state);
+}
+
+const struct train_backend_ops train_backend_mesh = {
+	.name = "mesh",
+	.open = mesh_open,
+	.pass = mesh_pass,
+	.close = mesh_close,
+};

@@ -7,13 +7,19 @@
  * a PE, and the fixed chains that reduce partial sums along columns (rows
  * 0 -> R-1) and along rows (columns 0 -> C-1). Padded tokens are computed
  * like real ones (input 0) and masked at the loss, as on the mesh.
+ *
+ * It is also the training API's "host-reference" backend (train_backend.h,
+ * at the end of this file): its passes are train_ref_pass().
  */
 #include "train_ref.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "train_backend.h"
+#include "wsehost.h"
 #include "wsemu/wse_math.h"
 
 /* The reference's own mapping: feature f lives on row f mod R, token t on
@@ -123,7 +129,7 @@ int train_ref_pass(const struct train_ref_net *net, const float *x,
 	if (!net || !x || !labels || !out || B == 0 || norm == 0 || net->rows == 0 ||
 	    net->cols == 0 || net->nlayers == 0 ||
 	    net->nlayers > TRAIN_REF_MAX_LAYERS)
-		return -1;
+		return WSE_ERROR_INVALID_PARAM;
 	const unsigned R = net->rows, C = net->cols, L = net->nlayers;
 	const unsigned Bp = (B + C - 1) / C * C; /* padded token count */
 	const unsigned K = net->dims[L];
@@ -131,17 +137,17 @@ int train_ref_pass(const struct train_ref_net *net, const float *x,
 	float *act[TRAIN_REF_MAX_LAYERS + 1] = { 0 };
 	float *dz = NULL, *dz2 = NULL;
 	size_t maxd = 0;
-	int ret = -2;
+	int ret = WSE_ERROR_NO_MEM;
 
 	for (unsigned l = 0; l <= L; l++) {
 		if (net->dims[l] == 0)
-			return -1;
+			return WSE_ERROR_INVALID_PARAM;
 		if (net->dims[l] > maxd)
 			maxd = net->dims[l];
 	}
 	for (unsigned t = 0; t < B; t++)
 		if (labels[t] >= K)
-			return -1;
+			return WSE_ERROR_INVALID_PARAM;
 	for (unsigned l = 0; l <= L; l++)
 		if (!(act[l] = calloc((size_t)net->dims[l] * Bp, sizeof(float))))
 			goto out;
@@ -283,3 +289,40 @@ void train_ref_adam(size_t n, float *w, float *m, float *v, const float *g,
 		w[k] = w[k] - lr * (mh / (sqrtf(vh) + eps));
 	}
 }
+
+/* ---- the "host-reference" backend (train_backend.h) ------------------- */
+
+/* No state: the passes follow the params' rows and columns. */
+static int ref_open(void **state, struct train_backend_cfg *cfg, char *err,
+		    size_t errlen)
+{
+	(void)cfg, (void)err, (void)errlen;
+	*state = NULL;
+	return 0;
+}
+
+static int ref_pass(void *state, const struct train_ref_net *net,
+		    const float *x, const uint8_t *labels, unsigned B,
+		    unsigned norm, struct train_ref_out *out, char *err,
+		    size_t errlen)
+{
+	(void)state;
+	int rc = train_ref_pass(net, x, labels, B, norm, out);
+
+	if (rc)
+		snprintf(err, errlen, "host-reference backend: pass failed: %s",
+			 wse_strerror(rc));
+	return rc;
+}
+
+static void ref_close(void *state)
+{
+	(void)state;
+}
+
+const struct train_backend_ops train_backend_ref = {
+	.name = "host-reference",
+	.open = ref_open,
+	.pass = ref_pass,
+	.close = ref_close,
+};

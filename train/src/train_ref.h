@@ -40,7 +40,12 @@ struct train_ref_out {
  * examples the loss is averaged over (B, or B times the micro-batches of an
  * accumulated step): the output deltas are multiplied by 1.0f / norm, and
  * out->loss = loss_sum / norm. Gradients go to out->dw, out->db.
- * Returns 0, -1 on a bad argument, -2 when memory runs out.
+ * Returns 0 or a negative enum wse_error (wsehost.h):
+ *   WSE_ERROR_INVALID_PARAM  a NULL pointer, B or norm 0, rows, columns or
+ *                            layers 0 (or layers over TRAIN_REF_MAX_LAYERS),
+ *                            a layer of width 0, a label >= dims[L]
+ *   WSE_ERROR_NO_MEM         memory ran out
+ * On error out is left as it was.
  */
 int train_ref_pass(const struct train_ref_net *net, const float *x,
 		   const uint8_t *labels, unsigned B, unsigned norm,

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * train_backend.h - the operations table every training backend provides.
+ *
+ * The training API (train.c) owns the parameters and optimizer state
+ * (MemoryX), the data stream, gradient accumulation over micro-batches and
+ * the optimizer update; a step and an evaluation are the same loops for
+ * every backend. What differs is where one pass of the MLP (forward, loss
+ * and, when gradients are asked for, backward) runs, so that is what a
+ * backend implements:
+ *   "host-reference"  train_ref.c: the C reference trainer on the host CPU,
+ *                     in the summation order of a rows x columns mesh
+ *   "mesh"            train_mesh.c: the MLP kernel on every PE of a device
+ *                     over libwsehost
+ * Both give bit-identical results for the same rows and columns. train.c
+ * picks the table by the params' runtime.backend (train_backend_find())
+ * and calls nothing of a backend but its table.
+ *
+ * Calls on one backend state come from one thread at a time (the training
+ * handle's). Errors are negative enum wse_error values (wsehost.h); err
+ * receives a sentence for wse_train_last_error().
+ */
+#ifndef WSE_TRAIN_BACKEND_H
+#define WSE_TRAIN_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "train_ref.h"
+
+/* What a backend is opened for (from the params file). */
+struct train_backend_cfg {
+	const char *device;     /* device URI; "" or NULL: the default simulator */
+	int timeout_ms;         /* bound of every wait on a device */
+	unsigned nlayers;       /* weight layers */
+	const unsigned *dims;   /* dims[0..nlayers] */
+	unsigned max_batch;     /* largest B a pass is given */
+	/* in: the params' mesh shape; out: the shape every pass must be given
+	 * in net->rows, net->cols (a device backend returns the device's) */
+	unsigned rows, cols;
+};
+
+struct train_backend_ops {
+	/* runtime.backend value, also returned by wse_train_backend(). */
+	const char *name;
+	/*
+	 * open: prepare passes for cfg (a device backend opens its device,
+	 * loads its kernel and writes its routes, which may block up to
+	 * cfg->timeout_ms per device access). On success sets *state (NULL is
+	 * a valid state for a backend without one), may update cfg->rows and
+	 * cfg->cols, and returns 0. Errors: INVALID_PARAM, NO_MEM, NOT_SUPPORTED
+	 * (the model or the device does not fit this backend), and for a
+	 * device backend whatever wse_open() and the device calls return
+	 * (NOT_FOUND, TIMEOUT, NO_DEVICE, ...). On error nothing stays
+	 * allocated or open, *state is NULL and err says why.
+	 */
+	int (*open)(void **state, struct train_backend_cfg *cfg, char *err,
+		    size_t errlen);
+	/*
+	 * pass: one pass with the arguments and results of train_ref_pass()
+	 * (train_ref.h); net->rows and net->cols are cfg's after open. The
+	 * caller owns every buffer: the backend reads net's weights, x and
+	 * labels, writes out (and out->dw, out->db when out->dw[0] is not
+	 * NULL) and keeps no pointer after it returns. Blocks until the pass
+	 * is complete. Returns 0 or INVALID_PARAM, NO_MEM, and for a device
+	 * backend the device calls' errors (TIMEOUT, NO_DEVICE, DEVICE, ...);
+	 * on error err says why and out's contents are unspecified.
+	 */
+	int (*pass)(void *state, const struct train_ref_net *net, const float *x,
+		    const uint8_t *labels, unsigned B, unsigned norm,
+		    struct train_ref_out *out, char *err, size_t errlen);
+	/* close: release state (device included). Never fails; NULL is
+	 * ignored. */
+	void (*close)(void *state);
+};
+
+extern const struct train_backend_ops train_backend_ref;
+extern const struct train_backend_ops train_backend_mesh;
+
+/* The table named name ("host-reference", "mesh"), or NULL. */
+const struct train_backend_ops *train_backend_find(const char *name);
+
+#endif /* WSE_TRAIN_BACKEND_H */
