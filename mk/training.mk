@@ -16,7 +16,7 @@ DEB_PKGS += dataset-fashion-mnist zlib1g-dev qemu-system-misc gcc-riscv64-unknow
 
 # The kernel image, generated from the ELF by mk/train-mesh.mk.
 TM_GEN   := $(TR_DIR)/gen/wse_mlp_kernel.c
-TR_SRCS  := $(sort $(wildcard train/src/*.c)) train/route/wse_route.c $(TM_GEN)
+TR_SRCS  := $(sort $(wildcard train/src/*.c)) train/route/wse_route.c train/route/wse_route_write.c $(TM_GEN)
 wsetrain_CFLAGS := -std=c11 -O2 -g $(HL_WARN) -fPIC -fvisibility=hidden $(TR_INC)
 wsetrain_DEPS   := $(wildcard train/include/*.h train/src/*.h train/route/*.h) $(HL_HDRS)
 # The reference trainer and the optimizers compute what the PEs do, one
@@ -59,7 +59,7 @@ install-trainlib: trainlib hostlib
 	ln -sf $(notdir $(TR_SO)) $(DESTDIR)$(PREFIX)/lib/$(wsetrain_SONAME)
 	ln -sf $(wsetrain_SONAME) $(DESTDIR)$(PREFIX)/lib/libwsetrain.so
 	install -m 0644 $(TR_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 0644 train/include/wsehost_train.h $(DESTDIR)$(PREFIX)/include/
+	install -m 0644 train/include/wsehost_train.h train/route/wse_route.h $(DESTDIR)$(PREFIX)/include/
 	install -m 0644 $(TR_DIR)/wsetrain-install.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/wsetrain.pc
 
 # ---- tests ---------------------------------------------------------------
@@ -119,6 +119,7 @@ test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/test_wse_math $(T
 		tests/train/test_wsetrain.sh
 	@echo "--- wsehost_train.h as C++"
 	$${CXX:-g++} -std=c++11 -Wall -Wextra -Werror -fsyntax-only -Ihost-lib/include -Iinclude -x c++ train/include/wsehost_train.h
+	$${CXX:-g++} -std=c++11 -Wall -Wextra -Werror -fsyntax-only -x c++ train/route/wse_route.h
 	@echo "--- exports of libwsetrain"
 	readelf -d $(TR_SO) | grep -q 'SONAME.*\[$(wsetrain_SONAME)\]'
 	tests/hostlib/check-exports.sh train/libwsetrain.map $(TR_SO) $(TR_A) $(TR_DIR)

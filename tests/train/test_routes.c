@@ -90,7 +90,7 @@ static void test_write_refuses_unsafe(void **state)
 	struct wse_route_report rep;
 
 	memset(&rep, 0, sizeof(rep));
-	assert_int_equal(train_mesh_write_plan(NULL, ring, WSE_FIRST_INFRA_COLOR, &rep),
+	assert_int_equal(wse_route_plan_write(NULL, ring, WSE_FIRST_INFRA_COLOR, &rep),
 			 WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(rep.cycle_len, 4);
 	assert_non_null(strstr(rep.text, "VC 0 cycle"));
@@ -100,12 +100,12 @@ static void test_write_refuses_unsafe(void **state)
 	struct wse_route_plan *p = training_plan(2, 2);
 
 	memset(&rep, 0, sizeof(rep));
-	assert_int_equal(train_mesh_write_plan(NULL, p, WSE_FIRST_INFRA_COLOR, &rep),
+	assert_int_equal(wse_route_plan_write(NULL, p, WSE_FIRST_INFRA_COLOR, &rep),
 			 WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(rep.text[0], 0);
-	assert_int_equal(train_mesh_write_plan(NULL, NULL, WSE_FIRST_INFRA_COLOR, NULL),
+	assert_int_equal(wse_route_plan_write(NULL, NULL, WSE_FIRST_INFRA_COLOR, NULL),
 			 WSE_ERROR_INVALID_PARAM);
-	assert_int_equal(train_mesh_write_plan(NULL, p, 0, NULL), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_route_plan_write(NULL, p, 0, NULL), WSE_ERROR_INVALID_PARAM);
 	wse_route_plan_free(p);
 }
 

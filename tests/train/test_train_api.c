@@ -373,7 +373,7 @@ static void test_route_plan_write(void **state)
 	assert_int_equal(wse_route_set(p, 1, 1, 3, N, W), 0);
 	assert_int_equal(wse_route_set(p, 0, 1, 3, E, N), 0);
 	memset(&rep, 0, sizeof(rep));
-	assert_int_equal(train_mesh_write_plan(dev, p, WSE_FIRST_INFRA_COLOR, &rep),
+	assert_int_equal(wse_route_plan_write(dev, p, WSE_FIRST_INFRA_COLOR, &rep),
 			 WSE_ERROR_INVALID_PARAM);
 	assert_true(rep.cycle_len > 0);
 	assert_int_equal(fake_dev_requests(f), sent);
@@ -382,7 +382,7 @@ static void test_route_plan_write(void **state)
 	struct wse_route_plan *small = wse_route_plan_new(C, R - 1, info.color_vc, info.num_vc);
 
 	assert_non_null(small);
-	assert_int_equal(train_mesh_write_plan(dev, small, WSE_FIRST_INFRA_COLOR, NULL),
+	assert_int_equal(wse_route_plan_write(dev, small, WSE_FIRST_INFRA_COLOR, NULL),
 			 WSE_ERROR_RANGE);
 	assert_int_equal(fake_dev_requests(f), sent);
 	wse_route_plan_free(small);
@@ -391,7 +391,7 @@ static void test_route_plan_write(void **state)
 	assert_non_null(p);
 	for (unsigned y = 0; y < R; y++)
 		assert_int_equal(wse_route_row_multicast(p, 0, y), 0);
-	assert_int_equal(train_mesh_write_plan(dev, p, WSE_FIRST_INFRA_COLOR, NULL), 0);
+	assert_int_equal(wse_route_plan_write(dev, p, WSE_FIRST_INFRA_COLOR, NULL), 0);
 	for (unsigned y = 0; y < R; y++)
 		for (unsigned x = 0; x < C; x++) {
 			uint32_t e[WSE_FIRST_INFRA_COLOR];

@@ -9,7 +9,13 @@
  * any graph has a cycle, so a plan that passes cannot deadlock the fabric
  * (docs/fabric.md, "Deadlock freedom", gives the argument).
  *
- * Functions return 0 or a negative enum wse_route_error; none aborts.
+ * Part of libwsetrain's API (installed beside wsehost_train.h): build a
+ * plan, check it, and write it to a device with wse_route_plan_write(),
+ * the checked writer. libwsehost's wse_route_write() is the raw register
+ * write of one tile's entries and checks nothing.
+ *
+ * The planner functions return 0 or a negative enum wse_route_error;
+ * wse_route_plan_write() returns an enum wse_error. None aborts.
  */
 #ifndef WSE_ROUTE_H
 #define WSE_ROUTE_H
@@ -19,6 +25,12 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define WSE_ROUTE_API __attribute__((visibility("default")))
+#else
+#define WSE_ROUTE_API
 #endif
 
 enum wse_route_error {
@@ -31,7 +43,7 @@ enum wse_route_error {
 };
 
 /* Human-readable text for an error code; never NULL. */
-const char *wse_route_strerror(int err);
+WSE_ROUTE_API const char *wse_route_strerror(int err);
 
 struct wse_route_plan;
 
@@ -41,19 +53,19 @@ struct wse_route_plan;
  * Returns NULL when an argument is out of range (cols or rows 0 or > 64,
  * num_vc 0 or > 8, a color_vc entry >= num_vc) or memory runs out.
  */
-struct wse_route_plan *wse_route_plan_new(unsigned cols, unsigned rows,
+WSE_ROUTE_API struct wse_route_plan *wse_route_plan_new(unsigned cols, unsigned rows,
 					  const uint8_t color_vc[32],
 					  unsigned num_vc);
-void wse_route_plan_free(struct wse_route_plan *plan);
+WSE_ROUTE_API void wse_route_plan_free(struct wse_route_plan *plan);
 
 /*
  * Set / get the entry of one color at tile (x, y). Masks are 5 bits.
  * Errors: WSE_ROUTE_ERROR_INVALID for a coordinate, color or mask out of
  * range (the plan is unchanged).
  */
-int wse_route_set(struct wse_route_plan *plan, unsigned x, unsigned y,
+WSE_ROUTE_API int wse_route_set(struct wse_route_plan *plan, unsigned x, unsigned y,
 		  unsigned color, unsigned rx_mask, unsigned tx_mask);
-int wse_route_get(const struct wse_route_plan *plan, unsigned x, unsigned y,
+WSE_ROUTE_API int wse_route_get(const struct wse_route_plan *plan, unsigned x, unsigned y,
 		  unsigned color, unsigned *rx_mask, unsigned *tx_mask);
 
 /*
@@ -70,12 +82,12 @@ int wse_route_get(const struct wse_route_plan *plan, unsigned x, unsigned y,
  * xy_unicast: every tile's RAMP and the west-edge intake of every row can
  *   reach tile (dx, dy)'s RAMP, routed X first, then Y.
  */
-int wse_route_row_multicast(struct wse_route_plan *plan, unsigned color,
+WSE_ROUTE_API int wse_route_row_multicast(struct wse_route_plan *plan, unsigned color,
 			    unsigned y);
-int wse_route_column_chain(struct wse_route_plan *plan, unsigned color_a,
+WSE_ROUTE_API int wse_route_column_chain(struct wse_route_plan *plan, unsigned color_a,
 			   unsigned color_b, unsigned x, unsigned y_from,
 			   unsigned y_to);
-int wse_route_xy_unicast(struct wse_route_plan *plan, unsigned color,
+WSE_ROUTE_API int wse_route_xy_unicast(struct wse_route_plan *plan, unsigned color,
 			 unsigned dx, unsigned dy);
 
 struct wse_route_report {
@@ -93,8 +105,27 @@ struct wse_route_report {
  * Otherwise returns WSE_ROUTE_ERROR_CYCLE, _OFF_MESH or _DEAD_END and, if
  * report is not NULL, fills it. WSE_ROUTE_ERROR_NO_MEM if memory runs out.
  */
-int wse_route_check(const struct wse_route_plan *plan,
+WSE_ROUTE_API int wse_route_check(const struct wse_route_plan *plan,
 		    struct wse_route_report *report);
+
+/*
+ * Write plan p into the route tables of every tile of dev (wsehost.h),
+ * colors 0..ncolors-1, only if wse_route_check() accepts it; the check runs
+ * before the device is touched. Needs libwsehost. Returns 0 or:
+ *   WSE_ERROR_INVALID_PARAM  p NULL, ncolors 0 or over 32, dev NULL, or
+ *                            the plan refused by the checker (then rep, if
+ *                            not NULL, says why: a cycle of channels, a
+ *                            route off the mesh or a dead end)
+ *   WSE_ERROR_RANGE          the plan is not for dev's columns x rows
+ *   WSE_ERROR_NO_MEM         the checker ran out of memory
+ *   and the errors of wse_get_info() and wse_route_write() (TIMEOUT,
+ *   NO_DEVICE, DEVICE, ...); tiles before the failing one are written.
+ */
+struct wse_device;
+WSE_ROUTE_API int wse_route_plan_write(struct wse_device *dev,
+				       const struct wse_route_plan *p,
+				       unsigned ncolors,
+				       struct wse_route_report *rep);
 
 #ifdef __cplusplus
 }

@@ -116,45 +116,6 @@ struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
 	return p;
 }
 
-int train_mesh_write_plan(struct wse_device *dev, const struct wse_route_plan *p,
-			  unsigned ncolors, struct wse_route_report *rep)
-{
-	struct wse_route_report own;
-	struct wse_info info = { .size = sizeof(info) };
-	unsigned rx, tx;
-	int r;
-
-	if (!p || ncolors == 0 || ncolors > WSE_NUM_COLORS)
-		return WSE_ERROR_INVALID_PARAM;
-	if (!rep)
-		rep = &own;
-	r = wse_route_check(p, rep);
-	if (r == WSE_ROUTE_ERROR_NO_MEM)
-		return WSE_ERROR_NO_MEM;
-	if (r)
-		return WSE_ERROR_INVALID_PARAM;
-	if (!dev)
-		return WSE_ERROR_INVALID_PARAM;
-	if ((r = wse_get_info(dev, &info)))
-		return r;
-	/* the plan is for exactly the device's mesh */
-	if (wse_route_get(p, info.columns - 1, info.rows - 1, 0, &rx, &tx) ||
-	    !wse_route_get(p, info.columns, 0, 0, &rx, &tx) ||
-	    !wse_route_get(p, 0, info.rows, 0, &rx, &tx))
-		return WSE_ERROR_RANGE;
-	for (unsigned y = 0; y < info.rows && !r; y++)
-		for (unsigned x = 0; x < info.columns && !r; x++) {
-			uint32_t e[WSE_NUM_COLORS];
-
-			for (unsigned c = 0; c < ncolors; c++) {
-				wse_route_get(p, x, y, c, &rx, &tx);
-				e[c] = rx << 8 | tx;
-			}
-			r = wse_route_write(dev, x, y, 0, e, ncolors);
-		}
-	return r;
-}
-
 static int write_routes(struct train_mesh *m)
 {
 	struct wse_route_plan *p = train_mesh_route_plan(m->C, m->R, m->info.color_vc,
@@ -165,7 +126,7 @@ static int write_routes(struct train_mesh *m)
 	if (!p)
 		return tm_fail(m, WSE_ERROR_NO_MEM, "mesh backend: cannot build the route plan");
 	rep.text[0] = 0;
-	r = train_mesh_write_plan(m->dev, p, WSE_FIRST_INFRA_COLOR, &rep);
+	r = wse_route_plan_write(m->dev, p, WSE_FIRST_INFRA_COLOR, &rep);
 	wse_route_plan_free(p);
 	if (r && rep.text[0])
 		return tm_fail(m, r, "mesh backend: route plan refused: %s", rep.text);

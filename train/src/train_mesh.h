@@ -77,24 +77,6 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net,
 struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
 					     const uint8_t color_vc[32],
 					     unsigned num_vc);
-/*
- * Write route plan p (wse_route.h) into the route tables of every tile of
- * dev, colors 0..ncolors-1, only if wse_route_check() accepts it. This is
- * the checked way to write a plan; wse_route_write() is the raw register
- * write and checks nothing (a plan's deadlock freedom is a property of all
- * tiles' tables together, which one tile's write cannot see). The check
- * runs before the device is touched. Returns 0 or:
- *   WSE_ERROR_INVALID_PARAM  p NULL, ncolors 0 or over WSE_NUM_COLORS, dev
- *                            NULL, or the plan refused by the checker (then
- *                            rep, if not NULL, says why: a cycle of
- *                            channels, a route off the mesh or a dead end)
- *   WSE_ERROR_RANGE          the plan is not for dev's columns x rows
- *   WSE_ERROR_NO_MEM         the checker ran out of memory
- *   and the errors of wse_get_info() and wse_route_write() (TIMEOUT,
- *   NO_DEVICE, DEVICE, ...); tiles before the failing one are written.
- */
-int train_mesh_write_plan(struct wse_device *dev, const struct wse_route_plan *p,
-			  unsigned ncolors, struct wse_route_report *rep);
 const char *train_mesh_last_error(const struct train_mesh *m);
 void train_mesh_get_stats(const struct train_mesh *m, struct train_mesh_stats *st);
 
