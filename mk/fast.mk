@@ -1,0 +1,60 @@
+# wsemu-fast: the functional model of the board, in C (docs/wsemu-fast.md).
+# So far the tile core's instruction-set model (sim/fast/), its library
+# libwsefast.a, and tb_fast, a one-tile harness with tb_pe's command line.
+#   test-fast-iss  the API test; every program of test-core and
+#                  test-fpu-isa on tb_fast against QEMU (compare.sh) and
+#                  against the RTL tile (tests/fast/compare-rtl.sh)
+#   bench-fast     BENCH fast.iss_mips
+# Uses mk/core.mk (the ELFs, the RTL harness, the board's wse_cfg.h) and
+# mk/fpu.mk (the F ELFs, the FPU C model and its compiler flags).
+
+FAST_BUILD := $(BUILD)/fast
+FAST_CC    := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -Isim/fast
+FAST_LIB   := $(FAST_BUILD)/libwsefast.a
+FAST_TB    := $(FAST_BUILD)/tb_fast
+FAST_TEST  := $(FAST_BUILD)/test_fast_tile
+FAST_HDRS  := sim/fast/wse_fast_tile.h include/wsemu/wse_error.h
+
+# The FP results are the FPU C model's own code, compiled as mk/fpu.mk does.
+$(FAST_BUILD)/fpu_model.o: tests/fpu/fpu_model.c $(FPU_MODEL_H)
+	@mkdir -p $(dir $@)
+	$(FPU_HOSTCC) -c -o $@ $<
+
+$(FAST_BUILD)/wsf_tile.o: sim/fast/wsf_tile.c $(FAST_HDRS) $(FPU_MODEL_H)
+	@mkdir -p $(dir $@)
+	$(FAST_CC) -Itests/fpu -c -o $@ $<
+
+$(FAST_BUILD)/wsf_elf.o: sim/fast/wsf_elf.c sim/fast/wsf_elf.h include/wsemu/wse_error.h
+	@mkdir -p $(dir $@)
+	$(FAST_CC) -c -o $@ $<
+
+$(FAST_LIB): $(FAST_BUILD)/wsf_tile.o $(FAST_BUILD)/fpu_model.o
+	rm -f $@
+	ar rcs $@ $^
+
+# The harness takes the memory sizes of CORE_BOARD, as tb_pe does.
+$(FAST_TB): sim/fast/tb_fast.c sim/fast/wsf_elf.h $(FAST_HDRS) $(FAST_BUILD)/wsf_elf.o $(FAST_LIB) \
+	    $(CORE_CFG)/wse_cfg.h
+	$(FAST_CC) -include $(CORE_CFG)/wse_cfg.h -o $@ $< $(FAST_BUILD)/wsf_elf.o $(FAST_LIB)
+
+$(FAST_TEST): tests/fast/test_fast_tile.c $(FAST_HDRS) $(FAST_LIB)
+	$(FAST_CC) -o $@ $< $(FAST_LIB)
+
+FAST_ISS_ELFS := $(CORE_DIRECTED_ELFS) $(CORE_RAND_ELFS) $(FPU_ISA_ELFS)
+
+.PHONY: test-fast-iss bench-fast
+test-fast-iss: $(FAST_TEST) $(FAST_TB) $(CORE_TB_PE) $(FAST_ISS_ELFS)
+	$(FAST_TEST)
+	@tests/core/compare.sh $(FAST_BUILD)/run-qemu $(FAST_TB) $(FAST_ISS_ELFS) >$(FAST_BUILD)/qemu.log; \
+	  rc=$$?; grep -v '^ok' $(FAST_BUILD)/qemu.log; exit $$rc
+	@tests/fast/compare-rtl.sh $(FAST_BUILD)/run-rtl $(CORE_TB_PE) $(FAST_TB) $(FAST_ISS_ELFS) \
+	  >$(FAST_BUILD)/rtl.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/rtl.log; exit $$rc
+TEST_STAGES += test-fast-iss
+
+# Instructions per CPU-second of the model: tests/core/bench/spin.c (ALU,
+# multiply, load and store work, endless) for FAST_BENCH_CYCLES model cycles.
+FAST_BENCH_CYCLES ?= 300000000
+bench-fast: $(FAST_TB) $(CORE_BUILD)/elf/spin.elf
+	@$(FAST_TB) $(CORE_BUILD)/elf/spin.elf --max-cycles $(FAST_BENCH_CYCLES) --stats 2>&1 >/dev/null | \
+	  sed -n 's/.* \([0-9.]*\) MIPS$$/BENCH fast.iss_mips \1/p' | grep BENCH
+BENCH_STAGES += bench-fast
