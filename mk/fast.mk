@@ -3,7 +3,9 @@
 # libwsefast.a, and tb_fast, a one-tile harness with tb_pe's command line.
 #   test-fast-iss  the API test; every program of test-core and
 #                  test-fpu-isa on tb_fast against QEMU (compare.sh) and
-#                  against the RTL tile (tests/fast/compare-rtl.sh)
+#                  against the RTL tile (tests/fast/compare-rtl.sh), and
+#                  random-word programs against the RTL tile
+#   test-fast-iss-full  the same on test-full's long random sets
 #   bench-fast     BENCH fast.iss_mips
 # Uses mk/core.mk (the ELFs, the RTL harness, the board's wse_cfg.h) and
 # mk/fpu.mk (the F ELFs, the FPU C model and its compiler flags).
@@ -42,13 +44,35 @@ $(FAST_TEST): tests/fast/test_fast_tile.c $(FAST_HDRS) $(FAST_LIB)
 
 FAST_ISS_ELFS := $(CORE_DIRECTED_ELFS) $(CORE_RAND_ELFS) $(FPU_ISA_ELFS)
 
+# Random instruction words, mostly illegal or trapping (tests/fast/isa_fuzz.c):
+# fuzz-N-SEED has N words. Compared with the RTL tile only (QEMU differs from
+# the tile by design on what they exercise).
+FAST_FUZZ_N          := 1000
+FAST_FUZZ_SEEDS      := 1 2 3 4 5 6 7 8
+FAST_FUZZ_SEEDS_FULL := $(shell seq 100 199)
+FAST_FUZZ_ELFS       := $(foreach s,$(FAST_FUZZ_SEEDS),$(FAST_BUILD)/fuzz/fuzz-$(FAST_FUZZ_N)-$(s).elf)
+FAST_FUZZ_ELFS_FULL  := $(foreach s,$(FAST_FUZZ_SEEDS_FULL),$(FAST_BUILD)/fuzz/fuzz-$(FAST_FUZZ_N)-$(s).elf)
+
+$(FAST_BUILD)/isa_fuzz: tests/fast/isa_fuzz.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(FAST_BUILD)/fuzz/fuzz-%.S: $(FAST_BUILD)/isa_fuzz
+	@mkdir -p $(dir $@)
+	$(FAST_BUILD)/isa_fuzz $(word 1,$(subst -, ,$*)) $(word 2,$(subst -, ,$*)) >$@
+
+$(FAST_BUILD)/fuzz/fuzz-%.elf: $(FAST_BUILD)/fuzz/fuzz-%.S $(CORE_RT_DEPS)
+	$(RV_CC) $(FPU_RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
+
+.SECONDARY: $(patsubst %.elf,%.S,$(FAST_FUZZ_ELFS) $(FAST_FUZZ_ELFS_FULL))
+
 .PHONY: test-fast-iss bench-fast
-test-fast-iss: $(FAST_TEST) $(FAST_TB) $(CORE_TB_PE) $(FAST_ISS_ELFS)
+test-fast-iss: $(FAST_TEST) $(FAST_TB) $(CORE_TB_PE) $(FAST_ISS_ELFS) $(FAST_FUZZ_ELFS)
 	$(FAST_TEST)
 	@tests/core/compare.sh $(FAST_BUILD)/run-qemu $(FAST_TB) $(FAST_ISS_ELFS) >$(FAST_BUILD)/qemu.log; \
 	  rc=$$?; grep -v '^ok' $(FAST_BUILD)/qemu.log; exit $$rc
 	@tests/fast/compare-rtl.sh $(FAST_BUILD)/run-rtl $(CORE_TB_PE) $(FAST_TB) $(FAST_ISS_ELFS) \
-	  >$(FAST_BUILD)/rtl.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/rtl.log; exit $$rc
+	  $(FAST_FUZZ_ELFS) >$(FAST_BUILD)/rtl.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/rtl.log; exit $$rc
 TEST_STAGES += test-fast-iss
 
 # Instructions per CPU-second of the model: tests/core/bench/spin.c (ALU,
@@ -58,3 +82,14 @@ bench-fast: $(FAST_TB) $(CORE_BUILD)/elf/spin.elf
 	@$(FAST_TB) $(CORE_BUILD)/elf/spin.elf --max-cycles $(FAST_BENCH_CYCLES) --stats 2>&1 >/dev/null | \
 	  sed -n 's/.* \([0-9.]*\) MIPS$$/BENCH fast.iss_mips \1/p' | grep BENCH
 BENCH_STAGES += bench-fast
+
+# The long random programs of test-core-full and test-fpu-isa-full on the
+# model, against the RTL tile (and QEMU).
+FAST_ISS_ELFS_FULL := $(CORE_RAND_ELFS_FULL) $(FPU_ISA_ELFS_FULL)
+.PHONY: test-fast-iss-full
+test-fast-iss-full: $(FAST_TB) $(CORE_TB_PE) $(FAST_ISS_ELFS_FULL) $(FAST_FUZZ_ELFS_FULL)
+	@tests/core/compare.sh $(FAST_BUILD)/run-qemu-full $(FAST_TB) $(FAST_ISS_ELFS_FULL) \
+	  >$(FAST_BUILD)/qemu-full.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/qemu-full.log; exit $$rc
+	@tests/fast/compare-rtl.sh $(FAST_BUILD)/run-rtl-full $(CORE_TB_PE) $(FAST_TB) $(FAST_ISS_ELFS_FULL) \
+	  $(FAST_FUZZ_ELFS_FULL) >$(FAST_BUILD)/rtl-full.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/rtl-full.log; exit $$rc
+TEST_FULL_STAGES += test-fast-iss-full
