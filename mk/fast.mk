@@ -14,7 +14,6 @@ FAST_BUILD := $(BUILD)/fast
 FAST_CC    := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -Isim/fast
 FAST_LIB   := $(FAST_BUILD)/libwsefast.a
 FAST_TB    := $(FAST_BUILD)/tb_fast
-FAST_TEST  := $(FAST_BUILD)/test_fast_tile
 FAST_HDRS  := sim/fast/wse_fast_tile.h include/wsemu/wse_error.h
 
 # The FP results are the FPU C model's own code, compiled as mk/fpu.mk does.
@@ -40,8 +39,20 @@ $(FAST_TB): sim/fast/tb_fast.c sim/fast/wsf_elf.h $(FAST_HDRS) $(FAST_BUILD)/wsf
 	    $(CORE_CFG)/wse_cfg.h
 	$(FAST_CC) -include $(CORE_CFG)/wse_cfg.h -o $@ $< $(FAST_BUILD)/wsf_elf.o $(FAST_LIB)
 
-$(FAST_TEST): tests/fast/test_fast_tile.c $(FAST_HDRS) $(FAST_LIB)
-	$(FAST_CC) -o $@ $< $(FAST_LIB)
+# The same harness and API test built with ASan+UBSan (mk/clib.mk's flags):
+# the QEMU comparison and the API test run on it, the RTL comparison on the
+# optimized build.
+FAST_SAN_SRCS := sim/fast/tb_fast.c sim/fast/wsf_tile.c sim/fast/wsf_elf.c tests/fpu/fpu_model.c
+FAST_TB_SAN   := $(FAST_BUILD)/san/tb_fast
+FAST_TEST_SAN := $(FAST_BUILD)/san/test_fast_tile
+$(FAST_TB_SAN): $(FAST_SAN_SRCS) sim/fast/wsf_elf.h $(FAST_HDRS) $(FPU_MODEL_H) $(CORE_CFG)/wse_cfg.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -Itests/fpu \
+	  -include $(CORE_CFG)/wse_cfg.h -o $@ $(FAST_SAN_SRCS)
+$(FAST_TEST_SAN): tests/fast/test_fast_tile.c sim/fast/wsf_tile.c tests/fpu/fpu_model.c $(FAST_HDRS) $(FPU_MODEL_H)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -Itests/fpu \
+	  -o $@ $(filter %.c,$^)
 
 FAST_ISS_ELFS := $(CORE_DIRECTED_ELFS) $(CORE_RAND_ELFS) $(FPU_ISA_ELFS)
 
@@ -68,9 +79,9 @@ $(FAST_BUILD)/fuzz/fuzz-%.elf: $(FAST_BUILD)/fuzz/fuzz-%.S $(CORE_RT_DEPS)
 .SECONDARY: $(patsubst %.elf,%.S,$(FAST_FUZZ_ELFS) $(FAST_FUZZ_ELFS_FULL))
 
 .PHONY: test-fast-iss bench-fast
-test-fast-iss: $(FAST_TEST) $(FAST_TB) $(CORE_TB_PE) $(FAST_ISS_ELFS) $(FAST_FUZZ_ELFS)
-	$(FAST_TEST)
-	@tests/core/compare.sh $(FAST_BUILD)/run-qemu $(FAST_TB) $(FAST_ISS_ELFS) >$(FAST_BUILD)/qemu.log; \
+test-fast-iss: $(FAST_TEST_SAN) $(FAST_TB_SAN) $(FAST_TB) $(CORE_TB_PE) $(FAST_ISS_ELFS) $(FAST_FUZZ_ELFS)
+	$(FAST_TEST_SAN)
+	@tests/core/compare.sh $(FAST_BUILD)/run-qemu $(FAST_TB_SAN) $(FAST_ISS_ELFS) >$(FAST_BUILD)/qemu.log; \
 	  rc=$$?; grep -v '^ok' $(FAST_BUILD)/qemu.log; exit $$rc
 	@tests/fast/compare-rtl.sh $(FAST_BUILD)/run-rtl $(CORE_TB_PE) $(FAST_TB) $(FAST_ISS_ELFS) \
 	  $(FAST_FUZZ_ELFS) >$(FAST_BUILD)/rtl.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/rtl.log; exit $$rc
