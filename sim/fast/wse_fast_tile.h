@@ -114,6 +114,22 @@ int wse_fast_tile_set_halt(struct wse_fast_tile *t, bool halt);
 int wse_fast_tile_run(struct wse_fast_tile *t, uint64_t max_cycles, uint64_t max_steps,
 		      struct wse_fast_run *out);
 
+/* The dataflow instruction a run stopped at (WSE_FAST_STOP_UNMODELLED),
+ * for a board model that executes the dataflow unit itself: its word and
+ * the values of its rs1 and rs2.
+ * Errors: WSE_ERROR_INVALID_PARAM (NULL), WSE_ERROR_NOT_FOUND (pc does not
+ * hold df.rd or df.wr). */
+int wse_fast_tile_df_pending(const struct wse_fast_tile *t, uint32_t *instr, uint32_t *rs1_value,
+			     uint32_t *rs2_value);
+
+/* Complete that instruction as the dataflow unit answered it: df.rd
+ * writes rd_value to its rd (df.wr ignores it); the instruction retires,
+ * took `cycles` cycles (the wait for a wavelet or a credit included), and
+ * the core moves to the next one.
+ * Errors: WSE_ERROR_INVALID_PARAM (t NULL, cycles 0), WSE_ERROR_NOT_FOUND
+ * (pc does not hold df.rd or df.wr). */
+int wse_fast_tile_df_complete(struct wse_fast_tile *t, uint32_t rd_value, uint32_t cycles);
+
 /* Count n cycles in which the core does not execute (halted, or waiting
  * on something the board models): mcycle advances unless mcountinhibit.CY
  * is set, as the RTL counter does while the core is halted.

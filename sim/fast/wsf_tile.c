@@ -846,6 +846,47 @@ static void wsf_exec(struct wse_fast_tile *t, struct wsf_step *s)
 	t->pc += 4;
 }
 
+/* The df.rd/df.wr word at pc, or 0 when pc holds none. */
+static uint32_t wsf_df_at_pc(const struct wse_fast_tile *t)
+{
+	uint32_t ioff = t->pc - WSE_FAST_IMEM_BASE;
+	if (ioff >= t->imem_bytes)
+		return 0;
+	uint32_t in = t->imem[ioff >> 2], f3 = in >> 12 & 7;
+	return (in & 0x7f) == WSF_OPC_CUSTOM0 && (f3 == 1 || f3 == 2) ? in : 0;
+}
+
+int wse_fast_tile_df_pending(const struct wse_fast_tile *t, uint32_t *instr, uint32_t *rs1_value,
+			     uint32_t *rs2_value)
+{
+	if (!t || !instr || !rs1_value || !rs2_value)
+		return WSE_ERROR_INVALID_PARAM;
+	uint32_t in = wsf_df_at_pc(t);
+	if (!in)
+		return WSE_ERROR_NOT_FOUND;
+	*instr = in;
+	*rs1_value = t->x[in >> 15 & 0x1f];
+	*rs2_value = t->x[in >> 20 & 0x1f];
+	return WSE_SUCCESS;
+}
+
+int wse_fast_tile_df_complete(struct wse_fast_tile *t, uint32_t rd_value, uint32_t cycles)
+{
+	if (!t || cycles == 0)
+		return WSE_ERROR_INVALID_PARAM;
+	uint32_t in = wsf_df_at_pc(t), rd = in >> 7 & 0x1f;
+	if (!in)
+		return WSE_ERROR_NOT_FOUND;
+	if ((in >> 12 & 7) == 1 && rd)
+		t->x[rd] = rd_value;
+	t->pc += 4;
+	if (!(t->inhibit & WSF_INHIBIT_CY))
+		t->mcycle += cycles;
+	if (!(t->inhibit & WSF_INHIBIT_IR))
+		t->minstret++;
+	return WSE_SUCCESS;
+}
+
 int wse_fast_tile_run(struct wse_fast_tile *t, uint64_t max_cycles, uint64_t max_steps,
 		      struct wse_fast_run *out)
 {

@@ -131,6 +131,19 @@ int main(void)
 	CHECK(wse_fast_tile_set_halt(t, false) == WSE_SUCCESS);
 	CHECK(wse_fast_tile_run(t, 100, 100, &run) == WSE_FAST_STOP_UNMODELLED && run.steps == 0);
 	CHECK(wse_fast_tile_csr_read(t, WSE_FAST_CSR_DPC, &v) == WSE_SUCCESS && v == 0x80000000u);
+	/* ... and the board model completes it */
+	uint32_t in, a, b, c0, c1, i0, i1;
+	v = 0x0202908bu; /* df.rd x1, 32(x5) */
+	CHECK(wse_fast_tile_mem_write(t, 0x80000000u, &v, 1) == WSE_SUCCESS);
+	CHECK(wse_fast_tile_df_pending(t, &in, &a, &b) == WSE_SUCCESS && in == v && a == 0);
+	CHECK(wse_fast_tile_csr_read(t, 0xb00, &c0) == 0 && wse_fast_tile_csr_read(t, 0xb02, &i0) == 0);
+	CHECK(wse_fast_tile_df_complete(t, 0xabcd, 7) == WSE_SUCCESS);
+	CHECK(wse_fast_tile_csr_read(t, 0xb00, &c1) == 0 && wse_fast_tile_csr_read(t, 0xb02, &i1) == 0);
+	CHECK(c1 - c0 == 7 && i1 - i0 == 1);
+	CHECK(wse_fast_tile_xreg(t, 1, &v) == WSE_SUCCESS && v == 0xabcd);
+	CHECK(wse_fast_tile_csr_read(t, WSE_FAST_CSR_DPC, &v) == WSE_SUCCESS && v == 0x80000004u);
+	CHECK(wse_fast_tile_df_pending(t, &in, &a, &b) == WSE_ERROR_NOT_FOUND);
+	CHECK(wse_fast_tile_df_complete(t, 0, 1) == WSE_ERROR_NOT_FOUND);
 
 	CHECK(wse_fast_tile_run(NULL, 1, 1, &run) == WSE_ERROR_INVALID_PARAM);
 	wse_fast_tile_destroy(t);
