@@ -6,7 +6,7 @@
 #                  against the RTL tile (tests/fast/compare-rtl.sh), and
 #                  random-word programs against the RTL tile
 #   test-fast-iss-full  the same on test-full's long random sets
-#   bench-fast     BENCH fast.iss_mips
+#   bench-fast     BENCH fast.iss_mips, fast.iss_cycles_per_second_4x4
 # Uses mk/core.mk (the ELFs, the RTL harness, the board's wse_cfg.h) and
 # mk/fpu.mk (the F ELFs, the FPU C model and its compiler flags).
 
@@ -88,11 +88,15 @@ test-fast-iss: $(FAST_TEST_SAN) $(FAST_TB_SAN) $(FAST_TB) $(CORE_TB_PE) $(FAST_I
 TEST_STAGES += test-fast-iss
 
 # Instructions per CPU-second of the model: tests/core/bench/spin.c (ALU,
-# multiply, load and store work, endless) for FAST_BENCH_CYCLES model cycles.
-FAST_BENCH_CYCLES ?= 300000000
+# multiply, load and store work, endless) for FAST_BENCH_CYCLES model cycles;
+# then spin.c on the 16 tile cores of a 4x4 board (no fabric yet), run
+# round-robin 1000 cycles at a time, in board cycles per CPU-second.
+FAST_BENCH_CYCLES      ?= 300000000
+FAST_BENCH_MESH_CYCLES ?= 10000000
 bench-fast: $(FAST_TB) $(CORE_BUILD)/elf/spin.elf
 	@$(FAST_TB) $(CORE_BUILD)/elf/spin.elf --max-cycles $(FAST_BENCH_CYCLES) --stats 2>&1 >/dev/null | \
 	  sed -n 's/.* \([0-9.]*\) MIPS$$/BENCH fast.iss_mips \1/p' | grep BENCH
+	@$(FAST_TB) $(CORE_BUILD)/elf/spin.elf --mesh 4x4 --max-cycles $(FAST_BENCH_MESH_CYCLES) 2>/dev/null | grep BENCH
 BENCH_STAGES += bench-fast
 
 # The long random programs of test-core-full and test-fpu-isa-full on the

@@ -9,7 +9,9 @@
  *
  *   tb_fast PROG.elf [--max-cycles N] [--sig FILE] [--x X] [--y Y] [--stats]
  *                    [--trace]
- * Exit status: 0 pass, 1 failure code reported, 2 time-out, 3 usage/load.
+ *   tb_fast PROG.elf --mesh COLSxROWS [--max-cycles N] [--quantum N]
+ * Exit status: 0 pass, 1 failure code reported, 2 time-out, 3 usage/load;
+ * with --mesh (a speed benchmark of many tiles) 0 unless usage/load fails.
  * The memory sizes are the board's (wse_cfg.h, included by the build).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -89,11 +91,65 @@ static int tb_signature(const struct wse_fast_tile *t, const struct wsf_elf *elf
 	return 0;
 }
 
+/* --mesh: the program on cols x rows tiles (mhartid each tile's own),
+ * loaded into each, run round-robin quantum cycles at a time until every
+ * tile has ended or run max_cycles; prints the simulated board cycles per
+ * CPU-second as a BENCH line. The consoles are not printed. */
+static int tb_mesh(const struct wsf_elf *elf, unsigned cols, unsigned rows, uint64_t max_cycles,
+		   uint64_t quantum)
+{
+	unsigned n = cols * rows, live = n, passes = 0;
+	struct wse_fast_tile *tiles[64 * 64];
+	uint64_t left[64 * 64], insns = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct wse_fast_tile_cfg cfg = { WSE_CFG_IMEM_BYTES, WSE_CFG_DMEM_BYTES, WSE_CFG_DMEM_BANKS,
+						 (uint8_t)(i % cols), (uint8_t)(i / cols) };
+		if (wse_fast_tile_create(&cfg, &tiles[i]) != 0 || tb_load(tiles[i], elf) != 0)
+			return 3;
+		wse_fast_tile_set_halt(tiles[i], false);
+		left[i] = max_cycles;
+	}
+	double cpu0 = tb_cpu_seconds();
+	while (live) {
+		for (unsigned i = 0; i < n; i++) {
+			struct wse_fast_run run;
+			if (!left[i])
+				continue;
+			int stop = wse_fast_tile_run(tiles[i], quantum < left[i] ? quantum : left[i], UINT64_MAX, &run);
+			insns += run.steps;
+			left[i] = run.cycles >= left[i] ? 0 : left[i] - run.cycles;
+			if (stop != WSE_FAST_STOP_BUDGET) {
+				struct wse_fast_status st;
+				wse_fast_tile_status(tiles[i], &st);
+				passes += stop == WSE_FAST_STOP_EXIT && st.exit_value == 1;
+				left[i] = 0;
+			}
+			live -= !left[i];
+		}
+	}
+	double cpu = tb_cpu_seconds() - cpu0;
+	uint64_t ran = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t lo, hi;
+		wse_fast_tile_csr_read(tiles[i], 0xb00, &lo);
+		wse_fast_tile_csr_read(tiles[i], 0xb80, &hi);
+		uint64_t c = (uint64_t)hi << 32 | lo;
+		ran = c > ran ? c : ran;
+		wse_fast_tile_destroy(tiles[i]);
+	}
+	printf("BENCH fast.iss_cycles_per_second_%ux%u %.0f\n", cols, rows, cpu > 0 ? (double)ran / cpu : 0.0);
+	fprintf(stderr, "tb_fast: mesh %ux%u: %" PRIu64 " cycles, %" PRIu64 " instructions on %u tiles "
+		"in %.3f s CPU (%.1f MIPS); %u of them passed\n", cols, rows, ran, insns, n, cpu,
+		cpu > 0 ? (double)insns / cpu / 1e6 : 0.0, passes);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *elf_path = NULL, *sig_path = NULL;
 	uint64_t max_cycles = 1000000;
-	unsigned x = 0, y = 0;
+	unsigned x = 0, y = 0, cols = 0, rows = 0;
+	uint64_t quantum = 1000;
 	int stats = 0, trace = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -105,6 +161,13 @@ int main(int argc, char **argv)
 			x = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--y") && i + 1 < argc)
 			y = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(a, "--mesh") && i + 1 < argc) {
+			if (sscanf(argv[++i], "%ux%u", &cols, &rows) != 2 || !cols || !rows || cols > 64 || rows > 64) {
+				fprintf(stderr, "tb_fast: --mesh wants COLSxROWS, each 1..64\n");
+				return 3;
+			}
+		} else if (!strcmp(a, "--quantum") && i + 1 < argc)
+			quantum = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--stats"))
 			stats = 1;
 		else if (!strcmp(a, "--trace"))
@@ -128,6 +191,8 @@ int main(int argc, char **argv)
 			elf_path);
 		return 3;
 	}
+	if (cols)
+		return tb_mesh(&elf, cols, rows, max_cycles, quantum ? quantum : 1);
 	struct wse_fast_tile_cfg cfg = { WSE_CFG_IMEM_BYTES, WSE_CFG_DMEM_BYTES, WSE_CFG_DMEM_BANKS,
 					 (uint8_t)x, (uint8_t)y };
 	struct wse_fast_tile *t;
