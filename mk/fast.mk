@@ -8,7 +8,8 @@
 #   test-fast-iss-full  the same on test-full's long random sets
 #   bench-fast     BENCH fast.iss_mips, fast.iss_cycles_per_second_4x4
 # Uses mk/core.mk (the ELFs, the RTL harness, the board's wse_cfg.h) and
-# mk/fpu.mk (the F ELFs, the FPU C model and its compiler flags).
+# mk/fpu.mk (the F ELFs, the FPU C model and its compiler flags), and
+# mk/clib.mk's sanitizer flags.
 
 FAST_BUILD := $(BUILD)/fast
 FAST_CC    := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -Isim/fast
