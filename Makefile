@@ -41,6 +41,7 @@ TEST_STAGES += lint
 include mk/rtl-common.mk   # flow settings, the leaves' lint
 include mk/core.mk         # the tile core, the mesh of tiles, gate level
 include mk/fpu.mk          # the FPU
+include mk/fast.mk         # wsemu-fast: the tile core's instruction-set model
 include mk/dataflow.mk     # the dataflow unit and vector engine
 include mk/fabric-rtl.mk   # the router
 include mk/fabric-verif.mk # fabric scoreboards, coverage, gate level

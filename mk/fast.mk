@@ -1,0 +1,112 @@
+# wsemu-fast: the functional model of the board, in C (docs/wsemu-fast.md).
+# So far the tile core's instruction-set model (sim/fast/), its library
+# libwsefast.a, and tb_fast, a one-tile harness with tb_pe's command line.
+#   test-fast-iss  the API test; every program of test-core and
+#                  test-fpu-isa on tb_fast against QEMU (compare.sh) and
+#                  against the RTL tile (tests/fast/compare-rtl.sh), and
+#                  random-word programs against the RTL tile
+#   test-fast-iss-full  the same on test-full's long random sets
+#   bench-fast     BENCH fast.iss_mips, fast.iss_cycles_per_second_4x4
+# Uses mk/core.mk (the ELFs, the RTL harness, the board's wse_cfg.h) and
+# mk/fpu.mk (the F ELFs, the FPU C model and its compiler flags), and
+# mk/clib.mk's sanitizer flags.
+
+FAST_BUILD := $(BUILD)/fast
+FAST_CC    := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -Isim/fast
+FAST_LIB   := $(FAST_BUILD)/libwsefast.a
+FAST_TB    := $(FAST_BUILD)/tb_fast
+FAST_HDRS  := sim/fast/wse_fast_tile.h include/wsemu/wse_error.h
+
+# The FP results are the FPU C model's own code, compiled as mk/fpu.mk does.
+$(FAST_BUILD)/fpu_model.o: tests/fpu/fpu_model.c $(FPU_MODEL_H)
+	@mkdir -p $(dir $@)
+	$(FPU_HOSTCC) -c -o $@ $<
+
+# The interpreter at -O3: 1.4 times the instructions per second of -O2.
+$(FAST_BUILD)/wsf_tile.o: sim/fast/wsf_tile.c $(FAST_HDRS) $(FPU_MODEL_H) mk/fast.mk
+	@mkdir -p $(dir $@)
+	$(FAST_CC) -O3 -Itests/fpu -c -o $@ $<
+
+$(FAST_BUILD)/wsf_elf.o: sim/fast/wsf_elf.c sim/fast/wsf_elf.h include/wsemu/wse_error.h
+	@mkdir -p $(dir $@)
+	$(FAST_CC) -c -o $@ $<
+
+$(FAST_LIB): $(FAST_BUILD)/wsf_tile.o $(FAST_BUILD)/fpu_model.o
+	rm -f $@
+	ar rcs $@ $^
+
+# The harness takes the memory sizes of CORE_BOARD, as tb_pe does.
+$(FAST_TB): sim/fast/tb_fast.c sim/fast/wsf_elf.h $(FAST_HDRS) $(FAST_BUILD)/wsf_elf.o $(FAST_LIB) \
+	    $(CORE_CFG)/wse_cfg.h
+	$(FAST_CC) -include $(CORE_CFG)/wse_cfg.h -o $@ $< $(FAST_BUILD)/wsf_elf.o $(FAST_LIB)
+
+# The same harness and API test built with ASan+UBSan (mk/clib.mk's flags):
+# the QEMU comparison and the API test run on it, the RTL comparison on the
+# optimized build.
+FAST_SAN_SRCS := sim/fast/tb_fast.c sim/fast/wsf_tile.c sim/fast/wsf_elf.c tests/fpu/fpu_model.c
+FAST_TB_SAN   := $(FAST_BUILD)/san/tb_fast
+FAST_TEST_SAN := $(FAST_BUILD)/san/test_fast_tile
+$(FAST_TB_SAN): $(FAST_SAN_SRCS) sim/fast/wsf_elf.h $(FAST_HDRS) $(FPU_MODEL_H) $(CORE_CFG)/wse_cfg.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -Itests/fpu \
+	  -include $(CORE_CFG)/wse_cfg.h -o $@ $(FAST_SAN_SRCS)
+$(FAST_TEST_SAN): tests/fast/test_fast_tile.c sim/fast/wsf_tile.c tests/fpu/fpu_model.c $(FAST_HDRS) $(FPU_MODEL_H)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -Itests/fpu \
+	  -o $@ $(filter %.c,$^)
+
+FAST_ISS_ELFS := $(CORE_DIRECTED_ELFS) $(CORE_RAND_ELFS) $(FPU_ISA_ELFS)
+
+# Random instruction words, mostly illegal or trapping (tests/fast/isa_fuzz.c):
+# fuzz-N-SEED has N words. Compared with the RTL tile only (QEMU differs from
+# the tile by design on what they exercise).
+FAST_FUZZ_N          := 1000
+FAST_FUZZ_SEEDS      := 1 2 3 4 5 6 7 8
+FAST_FUZZ_SEEDS_FULL := $(shell seq 100 199)
+FAST_FUZZ_ELFS       := $(foreach s,$(FAST_FUZZ_SEEDS),$(FAST_BUILD)/fuzz/fuzz-$(FAST_FUZZ_N)-$(s).elf)
+FAST_FUZZ_ELFS_FULL  := $(foreach s,$(FAST_FUZZ_SEEDS_FULL),$(FAST_BUILD)/fuzz/fuzz-$(FAST_FUZZ_N)-$(s).elf)
+
+$(FAST_BUILD)/isa_fuzz: tests/fast/isa_fuzz.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(FAST_BUILD)/fuzz/fuzz-%.S: $(FAST_BUILD)/isa_fuzz
+	@mkdir -p $(dir $@)
+	$(FAST_BUILD)/isa_fuzz $(word 1,$(subst -, ,$*)) $(word 2,$(subst -, ,$*)) >$@
+
+$(FAST_BUILD)/fuzz/fuzz-%.elf: $(FAST_BUILD)/fuzz/fuzz-%.S $(CORE_RT_DEPS)
+	$(RV_CC) $(FPU_RV_CFLAGS) -T $(CORE_LD) -o $@ $< $(CORE_RT) -lgcc
+
+.SECONDARY: $(patsubst %.elf,%.S,$(FAST_FUZZ_ELFS) $(FAST_FUZZ_ELFS_FULL))
+
+.PHONY: test-fast-iss bench-fast
+test-fast-iss: $(FAST_TEST_SAN) $(FAST_TB_SAN) $(FAST_TB) $(CORE_TB_PE) $(FAST_ISS_ELFS) $(FAST_FUZZ_ELFS)
+	$(FAST_TEST_SAN)
+	@tests/core/compare.sh $(FAST_BUILD)/run-qemu $(FAST_TB_SAN) $(FAST_ISS_ELFS) >$(FAST_BUILD)/qemu.log; \
+	  rc=$$?; grep -v '^ok' $(FAST_BUILD)/qemu.log; exit $$rc
+	@tests/fast/compare-rtl.sh $(FAST_BUILD)/run-rtl $(CORE_TB_PE) $(FAST_TB) $(FAST_ISS_ELFS) \
+	  $(FAST_FUZZ_ELFS) >$(FAST_BUILD)/rtl.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/rtl.log; exit $$rc
+TEST_STAGES += test-fast-iss
+
+# Instructions per CPU-second of the model: tests/core/bench/spin.c (ALU,
+# multiply, load and store work, endless) for FAST_BENCH_CYCLES model cycles;
+# then spin.c on the 16 tile cores of a 4x4 board (no fabric yet), run
+# round-robin 1000 cycles at a time, in board cycles per CPU-second.
+FAST_BENCH_CYCLES      ?= 300000000
+FAST_BENCH_MESH_CYCLES ?= 10000000
+bench-fast: $(FAST_TB) $(CORE_BUILD)/elf/spin.elf
+	@$(FAST_TB) $(CORE_BUILD)/elf/spin.elf --max-cycles $(FAST_BENCH_CYCLES) --stats 2>&1 >/dev/null | \
+	  sed -n 's/.* \([0-9.]*\) MIPS$$/BENCH fast.iss_mips \1/p' | grep BENCH
+	@$(FAST_TB) $(CORE_BUILD)/elf/spin.elf --mesh 4x4 --max-cycles $(FAST_BENCH_MESH_CYCLES) 2>/dev/null | grep BENCH
+BENCH_STAGES += bench-fast
+
+# The long random programs of test-core-full and test-fpu-isa-full on the
+# model, against the RTL tile (and QEMU).
+FAST_ISS_ELFS_FULL := $(CORE_RAND_ELFS_FULL) $(FPU_ISA_ELFS_FULL)
+.PHONY: test-fast-iss-full
+test-fast-iss-full: $(FAST_TB) $(CORE_TB_PE) $(FAST_ISS_ELFS_FULL) $(FAST_FUZZ_ELFS_FULL)
+	@tests/core/compare.sh $(FAST_BUILD)/run-qemu-full $(FAST_TB) $(FAST_ISS_ELFS_FULL) \
+	  >$(FAST_BUILD)/qemu-full.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/qemu-full.log; exit $$rc
+	@tests/fast/compare-rtl.sh $(FAST_BUILD)/run-rtl-full $(CORE_TB_PE) $(FAST_TB) $(FAST_ISS_ELFS_FULL) \
+	  $(FAST_FUZZ_ELFS_FULL) >$(FAST_BUILD)/rtl-full.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/rtl-full.log; exit $$rc
+TEST_FULL_STAGES += test-fast-iss-full
