@@ -160,13 +160,16 @@ $(FV_GL)/mesh-sim-2x2/tb_mesh: $(FV_GL)/wse_fabric_mesh_2x2.v $(FV_MESH_SRC) $(F
 	$(FV_VL) $(FV_X) $(FV_GL_VFLAGS) --top-module wse_fabric_mesh -Mdir $(dir $@) -o tb_mesh $(call FV_CF,sim-2x2) $< \
 	  $(addprefix $(TOP)/,$(FV_MESH_SRC)) > $(dir $@)build.log 2>&1 || { tail -30 $(dir $@)build.log; exit 1; }
 
-# The router netlist runs in make test; the 2x2 mesh netlist (a -O0 model
-# of about 180 C++ files, slow to build) in test-fabric-full.
-.PHONY: fv-gate-mesh
+# The router netlist runs in test-fabric; the 2x2 mesh netlist (a -O0
+# model, slow to build) with one +verilator+seed in make test's background
+# stage test-gate-level (mk/core.mk), with both in test-fabric-full.
+.PHONY: fv-gate-mesh fv-gate-mesh-smoke
 fv-gate: $(FV_GL)/router/tb_router
 	CYCLES=4000 $(FV_RUN) gl-router $(FV_GL)/router/tb_router $(FV_LOG)
 fv-gate-mesh: $(FV_GL)/mesh-sim-2x2/tb_mesh
 	CYCLES=1000 $(FV_RUN) gl-mesh2x2 $(FV_GL)/mesh-sim-2x2/tb_mesh $(FV_LOG)
+fv-gate-mesh-smoke: $(FV_GL)/mesh-sim-2x2/tb_mesh
+	XSEEDS=1 CYCLES=1000 $(FV_RUN) gl-mesh2x2 $(FV_GL)/mesh-sim-2x2/tb_mesh $(FV_LOG)
 
 # Tests that fail on the current RTL (see docs/fabric-verification.md).
 .PHONY: fv-known-bugs
