@@ -7,23 +7,24 @@ CORE_BUILD   := $(BUILD)/core
 DEB_PKGS     += qemu-system-misc gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 
 # ---- RTL ---------------------------------------------------------------------
-CORE_PKGS := $(CORE_CFG)/wse_cfg_pkg.sv rtl/pkg/wse_pkg.sv rtl/pe/wse_pe_pkg.sv
-CORE_PE_SRCS := rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv \
-	$(addprefix rtl/pe/,wse_pe_alu.sv wse_pe_decoder.sv wse_pe_regfile.sv \
-	  wse_pe_muldiv.sv wse_pe_csr.sv wse_pe_lsu.sv wse_pe_core.sv \
-	  wse_pe_imem.sv wse_pe_dmem.sv wse_pe_hostio.sv wse_pe.sv)
+# The PE: the core, the dataflow unit and the FPU (rtl/*/files.mk).
+include rtl/files.mk
+CORE_PE_PKGS := $(RTL_PE_PKGS) $(RTL_DF_PKGS) $(RTL_FPU_PKGS)
+CORE_PKGS    := $(call RTL_CFG_PKG,$(CORE_BOARD)) $(RTL_PKG_SRCS) $(CORE_PE_PKGS)
+CORE_PE_MODS := $(RTL_PE_SRCS) $(RTL_DF_SRCS) $(RTL_FPU_SRCS) $(RTL_FPU_COP_SRCS)
+CORE_PE_SRCS := $(RTL_PRIM_RAM_SRCS) $(CORE_PE_MODS)
 CORE_VLT := rtl/lint.vlt
 
 # Regression builds: assertions on, X values unique (not optimistic).
 CORE_VFLAGS := --assert --x-assign unique --x-initial unique -Wno-fatal \
-	-Irtl/prim -j $(JOBS)
+	$(RTL_PRIM_INC) -j $(JOBS)
 # Benchmark builds: speed first (docs/core.md lists what each option buys).
-CORE_VFLAGS_BENCH := -O3 --x-assign fast --x-initial fast -Wno-fatal -Irtl/prim \
+CORE_VFLAGS_BENCH := -O3 --x-assign fast --x-initial fast -Wno-fatal $(RTL_PRIM_INC) \
 	-j $(JOBS) -CFLAGS -O2
 
 CORE_TB_PE := $(CORE_BUILD)/pe-$(CORE_BOARD)/tb_pe
 
-$(CORE_TB_PE): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.cpp tests/core/elf32.h | deps
+$(CORE_TB_PE): $(CORE_PKGS) $(CORE_PE_SRCS) $(RTL_PRIM_HDRS) $(CORE_VLT) tests/core/tb_pe.cpp tests/core/elf32.h | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build $(CORE_VFLAGS) -CFLAGS "-O1 -I$(TOP)/tests/core" \
 	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
@@ -32,7 +33,7 @@ $(CORE_TB_PE): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.cpp tes
 
 .PHONY: lint-core
 lint-core: $(CORE_PKGS)
-	verilator --lint-only -Wall $(CORE_VLT) -Irtl/prim $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe
+	verilator --lint-only -Wall $(CORE_VLT) $(RTL_PRIM_INC) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe
 LINT_STAGES += lint-core
 
 # ---- Firmware ------------------------------------------------------------------
@@ -109,7 +110,7 @@ TEST_FULL_STAGES += test-core-full
 # ---- Benchmarks --------------------------------------------------------------------
 CORE_TB_PE_BENCH := $(CORE_BUILD)/pe-$(CORE_BOARD)-bench/tb_pe
 
-$(CORE_TB_PE_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.cpp tests/core/elf32.h | deps
+$(CORE_TB_PE_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(RTL_PRIM_HDRS) $(CORE_VLT) tests/core/tb_pe.cpp tests/core/elf32.h | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build $(CORE_VFLAGS_BENCH) -CFLAGS "-I$(TOP)/tests/core" \
 	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
@@ -119,13 +120,14 @@ $(CORE_TB_PE_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(CORE_VLT) tests/core/tb_pe.c
 
 
 # ---- Tile and mesh ---------------------------------------------------------------------
-CORE_MESH_SRCS = $(filter-out $(BUILD)/boards/%,$(call FABRIC_RTL_FILES,$(1))) \
-	$(filter rtl/pe/%,$(CORE_PKGS)) $(filter-out rtl/prim/%,$(CORE_PE_SRCS)) \
-	rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv rtl/tile/wse_tile.sv rtl/mesh/wse_mesh.sv
-# (mk/fabric-rtl.mk is read after this file, so the prerequisites name the
-# RTL folders instead of FABRIC_RTL_FILES.)
-CORE_MESH_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(CORE_VLT) \
-	$(wildcard rtl/pkg/*.sv rtl/prim/*.sv rtl/prim/*.svh rtl/fabric/*.sv rtl/pe/*.sv rtl/tile/*.sv rtl/mesh/*.sv) \
+# The mesh of tiles, without the board package (packages first). A function
+# of the board for its users (mk/devserver.mk); the sources are the same on
+# every board.
+CORE_MESH_RTL := $(RTL_PKG_SRCS) $(RTL_FABRIC_PKGS) $(CORE_PE_PKGS) \
+	$(RTL_PRIM_FABRIC_SRCS) $(RTL_PRIM_RAM_SRCS) $(RTL_FABRIC_SRCS) \
+	$(RTL_TILE_FABRIC_SRCS) $(CORE_PE_MODS) $(RTL_TILE_SRCS) $(RTL_MESH_SRCS)
+CORE_MESH_SRCS = $(CORE_MESH_RTL)
+CORE_MESH_DEPS = $(call RTL_CFG_PKG,$(1)) $(CORE_VLT) $(CORE_MESH_RTL) $(RTL_PRIM_HDRS) \
 	tests/core/backdoor.vlt tests/core/tb_mesh.cpp tests/core/elf32.h
 
 # $(call CORE_MESH_BUILD,board,flags): verilate wse_mesh with tb_mesh into
@@ -134,7 +136,7 @@ CORE_MESH_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(CORE_VLT) \
 define CORE_MESH_BUILD
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build $(2) -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(BUILD)/boards/$(1)" \
-	  $(CORE_VLT) tests/core/backdoor.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call CORE_MESH_SRCS,$(1)) \
+	  $(CORE_VLT) tests/core/backdoor.vlt $(call RTL_CFG_PKG,$(1)) $(CORE_MESH_RTL) \
 	  --top-module wse_mesh $(TOP)/tests/core/tb_mesh.cpp -Mdir $(dir $@) -o tb_mesh \
 	  >$(dir $@)/build.log 2>&1 || { cat $(dir $@)/build.log; exit 1; }; \
 	  times >$(dir $@)/build_times; \
@@ -160,7 +162,7 @@ $(CORE_TB_MESH): $(call CORE_MESH_DEPS,sim-4x4) | deps
 	$(call CORE_MESH_BUILD,sim-4x4,$(CORE_VFLAGS) $(CORE_MESH_CXX_REGRESSION))
 
 # Benchmark models of the 4x4 and 8x8 meshes; the build time is recorded.
-CORE_VFLAGS_BENCH_MESH := -O3 --x-assign fast --x-initial fast -Wno-fatal -Irtl/prim -j $(JOBS) \
+CORE_VFLAGS_BENCH_MESH := -O3 --x-assign fast --x-initial fast -Wno-fatal $(RTL_PRIM_INC) -j $(JOBS) \
 	$(CORE_MESH_CXX_BENCH)
 CORE_TB_MESH_BENCH := $(CORE_BUILD)/mesh-sim-4x4-bench/tb_mesh
 $(CORE_TB_MESH_BENCH): $(call CORE_MESH_DEPS,sim-4x4) | deps
@@ -169,19 +171,19 @@ $(CORE_BUILD)/mesh-sim-8x8-bench/tb_mesh: $(call CORE_MESH_DEPS,sim-8x8) | deps
 	$(call CORE_MESH_BUILD_TIMED,sim-8x8,$(CORE_VFLAGS_BENCH_MESH))
 
 .PHONY: lint-mesh
-lint-mesh: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
-	verilator --lint-only -Wall $(CORE_VLT) -Irtl/prim $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv \
-	  $(call CORE_MESH_SRCS,sim-4x4) --top-module wse_mesh
+lint-mesh: $(call RTL_CFG_PKG,sim-4x4)
+	verilator --lint-only -Wall $(CORE_VLT) $(RTL_PRIM_INC) $(call RTL_CFG_PKG,sim-4x4) \
+	  $(CORE_MESH_RTL) --top-module wse_mesh
 LINT_STAGES += lint-mesh
 
 # Yosys 0.23 reads and elaborates the whole tile (hierarchy -check, proc):
 # it rejects constructs Verilator accepts (`return`, `int'()` casts, import in
 # a module header), so this fails at lint time rather than at synthesis.
 .PHONY: lint-yosys-tile
-CORE_TILE_SYNTH_SRCS = $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(filter-out rtl/mesh/%,$(call CORE_MESH_SRCS,sim-4x4))
-lint-yosys-tile: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
+CORE_TILE_SYNTH_SRCS := $(call RTL_CFG_PKG,sim-4x4) $(filter-out $(RTL_MESH_SRCS),$(CORE_MESH_RTL))
+lint-yosys-tile: $(call RTL_CFG_PKG,sim-4x4)
 	@echo "yosys: read and elaborate wse_tile"
-	@yosys -q -p 'read_verilog -sv -DSYNTHESIS -Irtl/prim $(CORE_TILE_SYNTH_SRCS); hierarchy -check -top wse_tile; proc' \
+	@yosys -q -p 'read_verilog -sv -DSYNTHESIS $(RTL_PRIM_INC) $(CORE_TILE_SYNTH_SRCS); hierarchy -check -top wse_tile; proc' \
 	  2>&1 | { grep -v '^Warning: Replacing memory' || true; }; test $${PIPESTATUS[0]} -eq 0
 LINT_STAGES += lint-yosys-tile
 $(CORE_BUILD)/elf/%.elf: tests/core/bench/%.c $(CORE_RT_DEPS)
@@ -253,21 +255,28 @@ bench-core-options: $(foreach r,$(CORE_OPT_RUNGS),$(call CORE_OPT_MODEL,$(r))) $
 test-core-mesh: $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf
 	tests/core/mesh-check.sh $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf $(CORE_BUILD)/run-mesh
 TEST_STAGES += test-core-mesh
-# The gate-level runs in make test, in the background: one tile's iCE40
-# netlist on the smoke programs (gl-core, below), then the 2x2 fabric
-# mesh's netlist on the mesh scoreboard (fv-gate-mesh, mk/fabric-verif.mk).
-# Yosys is single-threaded and the stages after this one spend most of
-# their time in one simulator process. It needs the ELFs that test-core
-# and test-core-mesh have built and the boards' generated packages.
-.PHONY: test-gate-level
-test-gate-level: gl-core synth-mesh fv-gate-mesh
+# The gate-level smoke of make test, in the background: the 2x2 fabric
+# mesh's netlist on the mesh scoreboard with one +verilator+seed
+# (fv-gate-mesh-smoke, mk/fabric-verif.mk); the router's netlist runs in
+# test-fabric (fv-gate). Yosys and the netlist model's build are
+# single-threaded for most of their time, and the stages after this one
+# spend most of theirs in one simulator process.
+# make test-full adds the generic synthesis of the whole 4x4 mesh of tiles
+# (synth-mesh) and one tile's iCE40 netlist on the smoke programs (gl-core),
+# which need the ELFs of test-core and test-core-mesh and the boards'
+# generated packages; and the mesh netlist with both seeds
+# (test-fabric-full).
+.PHONY: test-gate-level test-gate-level-full
+test-gate-level: fv-gate-mesh-smoke
 TEST_STAGES += bg:test-gate-level
+test-gate-level-full: gl-core synth-mesh
+TEST_FULL_STAGES += test-gate-level-full
 
 # ---- Synthesis ------------------------------------------------------------------------------
 # Lint (lint-core, lint-mesh) and Yosys synthesis of one tile with iCE40
 # mapping, module hierarchy kept; cell counts in $(CORE_BUILD)/synth.
 .PHONY: synth-core
-synth-core: lint-core lint-mesh $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
+synth-core: lint-core lint-mesh $(call RTL_CFG_PKG,sim-4x4)
 	@mkdir -p $(CORE_BUILD)/synth
 	sed -e 's#@FILES@#$(CORE_TILE_SYNTH_SRCS)#' \
 	    -e 's#@OUT@#$(CORE_BUILD)/synth#g' tests/core/synth-tile.ys.in >$(CORE_BUILD)/synth/tile.ys
@@ -278,10 +287,10 @@ SYNTH_STAGES += synth-core
 # Generic Yosys synthesis of the whole sim-4x4 mesh of tiles, hierarchy kept
 # (one wse_tile module, 16 instances), the SRAM leaves as black boxes (RAM
 # macros); no latches, no loops. Cell counts in $(CORE_BUILD)/synth/mesh-stat.txt.
-CORE_MESH_SYNTH_SRCS = $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(filter-out rtl/prim/prim_ram_%,$(call CORE_MESH_SRCS,sim-4x4))
+CORE_MESH_SYNTH_SRCS := $(call RTL_CFG_PKG,sim-4x4) $(filter-out $(RTL_PRIM_RAM_SRCS),$(CORE_MESH_RTL))
 .PHONY: synth-mesh
-CORE_MESH_YS = read_verilog -sv -DSYNTHESIS -Irtl/prim $(CORE_MESH_SYNTH_SRCS); read_verilog -sv -lib rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv; hierarchy -check -top wse_mesh; proc; select -assert-none t:*latch* t:*LATCH*; synth -top wse_mesh; check -assert; tee -o $(CORE_BUILD)/synth/mesh-stat.txt stat
-synth-mesh: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv
+CORE_MESH_YS = read_verilog -sv -DSYNTHESIS $(RTL_PRIM_INC) $(CORE_MESH_SYNTH_SRCS); read_verilog -sv -lib $(RTL_PRIM_RAM_SRCS); hierarchy -check -top wse_mesh; proc; select -assert-none t:*latch* t:*LATCH*; synth -top wse_mesh; check -assert; tee -o $(CORE_BUILD)/synth/mesh-stat.txt stat
+synth-mesh: $(call RTL_CFG_PKG,sim-4x4)
 	@mkdir -p $(CORE_BUILD)/synth
 	yosys -q -l $(CORE_BUILD)/synth/mesh.log -p '$(CORE_MESH_YS)' >/dev/null
 	@sed -n '/=== design hierarchy ===/,/wse_pe /p' $(CORE_BUILD)/synth/mesh-stat.txt; grep 'Number of cells' $(CORE_BUILD)/synth/mesh-stat.txt | tail -1
@@ -299,19 +308,22 @@ CORE_GL        := $(CORE_BUILD)/gl
 CORE_GL_SMOKE  := tiles traps csr isa-mem
 CORE_GL_CELLS  := $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
 
-$(CORE_GL)/tb_mesh: $(CORE_BUILD)/synth/wse_tile_ice40.v rtl/mesh/wse_mesh.sv tests/core/tb_mesh.cpp | deps
+# The RTL around the netlist: the packages, the management port, the reset
+# synchronizer and the mesh.
+CORE_GL_RTL := $(call RTL_CFG_PKG,sim-4x4) $(RTL_PKG_SRCS) $(RTL_FABRIC_PKGS) \
+	$(RTL_PRIM_RST_SRCS) $(filter %/wse_mgmt_port.sv,$(RTL_FABRIC_SRCS))
+$(CORE_GL)/tb_mesh: $(CORE_BUILD)/synth/wse_tile_ice40.v $(CORE_GL_RTL) $(RTL_MESH_SRCS) tests/core/tb_mesh.cpp | deps
 	@mkdir -p $(CORE_GL)/cfg
 	sed -e 's/^#define WSE_CFG_NUM_COLS .*/#define WSE_CFG_NUM_COLS 1u/' \
 	    -e 's/^#define WSE_CFG_NUM_ROWS .*/#define WSE_CFG_NUM_ROWS 1u/' \
 	    $(BUILD)/boards/sim-4x4/wse_cfg.h >$(CORE_GL)/cfg/wse_cfg.h
 	perl -0pe 's/wse_tile #\(.*?\) u_tile/wse_tile u_tile/s; s/module wse_mesh/module wse_mesh/' \
-	    rtl/mesh/wse_mesh.sv >$(CORE_GL)/wse_mesh_gl.sv
+	    $(RTL_MESH_SRCS) >$(CORE_GL)/wse_mesh_gl.sv
 	verilator --cc --exe --build -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
-	  -DNO_ICE40_DEFAULT_ASSIGNMENTS -Irtl/prim -j $(JOBS) -GNumCols=1 -GNumRows=1 \
+	  -DNO_ICE40_DEFAULT_ASSIGNMENTS $(RTL_PRIM_INC) -j $(JOBS) -GNumCols=1 -GNumRows=1 \
 	  -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0" \
 	  -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(CORE_GL)/cfg" \
-	  $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv rtl/pkg/wse_pkg.sv rtl/fabric/wse_mgmt_pkg.sv \
-	  rtl/prim/prim_rst_sync.sv rtl/fabric/wse_mgmt_port.sv $(CORE_GL)/wse_mesh_gl.sv \
+	  $(CORE_GL_RTL) $(CORE_GL)/wse_mesh_gl.sv \
 	  $(CORE_BUILD)/synth/wse_tile_ice40.v $(CORE_GL_CELLS) \
 	  --top-module wse_mesh $(TOP)/tests/core/tb_mesh.cpp -Mdir $(CORE_GL)/obj -o ../tb_mesh \
 	  >$(CORE_GL)/build.log 2>&1 || { tail -30 $(CORE_GL)/build.log; exit 1; }

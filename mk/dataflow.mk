@@ -5,16 +5,8 @@
 #   test-pe-dataflow   C model checks, firmware programs on the PE harness
 #   bench-pe           BENCH pe.* figures
 
-DF_RTL := rtl/pe/dataflow/wse_df_pkg.sv rtl/pe/dataflow/wse_df_fabric.sv \
-          rtl/pe/dataflow/wse_df_vec.sv rtl/pe/dataflow/wse_df_mov.sv \
-          rtl/pe/dataflow/wse_df.sv
-DF_PKG := rtl/pe/dataflow/wse_df_pkg.sv
-
-# The PE instantiates the unit: its sources join the core's lists (the
-# package before the modules that use it).
-CORE_PKGS    += $(DF_PKG)
-CORE_PE_SRCS += $(filter-out $(DF_PKG),$(DF_RTL))
-$(CORE_TB_PE) $(CORE_TB_PE_BENCH) $(CORE_BUILD)/synth/wse_tile_ice40.v: $(DF_RTL)
+# The unit's sources (rtl/pe/dataflow/files.mk) are in the core's lists
+# (mk/core.mk), since the PE instantiates it.
 
 DF_BUILD := $(BUILD)/dataflow
 DF_TB    := $(DF_BUILD)/tb-$(CORE_BOARD)/tb_df
@@ -23,14 +15,14 @@ DF_TB_BENCH := $(DF_BUILD)/tb-$(CORE_BOARD)-bench/tb_df
 .PHONY: lint-dataflow
 lint-dataflow: lint-core
 
-$(DF_TB): $(CORE_PKGS) $(CORE_PE_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_df.cpp tests/core/elf32.h | deps
+$(DF_TB): $(CORE_PKGS) $(CORE_PE_SRCS) $(RTL_PRIM_HDRS) $(CORE_VLT) tests/dataflow/tb_df.cpp tests/core/elf32.h | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build $(CORE_VFLAGS) -CFLAGS "-O1 -I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
 	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
 	  $(TOP)/tests/dataflow/tb_df.cpp -Mdir $(dir $@) -o tb_df >$(dir $@)/build.log 2>&1 || \
 	  { cat $(dir $@)/build.log; exit 1; }
 
-$(DF_TB_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_df.cpp tests/core/elf32.h | deps
+$(DF_TB_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(RTL_PRIM_HDRS) $(CORE_VLT) tests/dataflow/tb_df.cpp tests/core/elf32.h | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build $(CORE_VFLAGS_BENCH) -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
 	  $(CORE_VLT) $(CORE_PKGS) $(CORE_PE_SRCS) --top-module wse_pe \
@@ -127,12 +119,11 @@ BENCH_STAGES += bench-pe
 
 # ---- Multi-tile programs on the fabric mesh --------------------------------------
 DF_MESH_TB   := $(DF_BUILD)/mesh-$(CORE_BOARD)/tb_mesh_df
-# (recursive: fpu.mk, read later, adds the FPU to the core's lists)
-DF_MESH_SRCS = $(CORE_PKGS) rtl/fabric/wse_mgmt_pkg.sv $(CORE_PE_SRCS) \
-	$(filter-out $(CORE_PKGS) rtl/fabric/wse_mgmt_pkg.sv,$(FABRIC_RTL_SRCS)) \
+DF_MESH_SRCS := $(CORE_PKGS) $(RTL_FABRIC_PKGS) $(CORE_PE_SRCS) $(RTL_PRIM_FABRIC_SRCS) \
+	$(RTL_FABRIC_SRCS) $(RTL_TILE_FABRIC_SRCS) $(RTL_MESH_FABRIC_SRCS) \
 	tests/dataflow/tb_mesh_df.sv
 
-$(DF_MESH_TB): $(DF_MESH_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_mesh_df.cpp tests/core/elf32.h | deps
+$(DF_MESH_TB): $(DF_MESH_SRCS) $(RTL_PRIM_HDRS) $(CORE_VLT) tests/dataflow/tb_mesh_df.cpp tests/core/elf32.h | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build $(CORE_VFLAGS) -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
 	  -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(CORE_CFG)" \
@@ -146,9 +137,9 @@ test-pe-mesh: $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf
 test-pe-dataflow: test-pe-mesh
 
 # bench-pe's mesh model (see Benchmark above); after DF_MESH_SRCS.
-DF_BENCH_MESH_SRCS = $(BUILD)/boards/$(DF_BENCH_BOARD)/wse_cfg_pkg.sv \
-	$(filter-out $(CORE_CFG)/wse_cfg_pkg.sv,$(DF_MESH_SRCS))
-$(DF_BENCH_MESH_TB): $(DF_BENCH_MESH_SRCS) $(wildcard rtl/pe/fpu/*.sv) $(CORE_VLT) tests/dataflow/tb_mesh_df.cpp tests/core/elf32.h | deps
+DF_BENCH_MESH_SRCS := $(call RTL_CFG_PKG,$(DF_BENCH_BOARD)) \
+	$(filter-out $(call RTL_CFG_PKG,$(CORE_BOARD)),$(DF_MESH_SRCS))
+$(DF_BENCH_MESH_TB): $(DF_BENCH_MESH_SRCS) $(RTL_PRIM_HDRS) $(CORE_VLT) tests/dataflow/tb_mesh_df.cpp tests/core/elf32.h | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build $(CORE_VFLAGS_BENCH) \
 	  -CFLAGS "-I$(TOP)/tests/core -I$(TOP)/$(BUILD)/boards/$(DF_BENCH_BOARD)" \

@@ -13,12 +13,8 @@ DS_BOARDS := sim-2x2 sim-4x4
 DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Sources in compile order: the mesh as the core fragment lists it (read
 # later, hence deferred: recipes, and prerequisites by second expansion).
-DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) rtl/host_if/hif_pkg.sv rtl/host_if/hif_sync2.sv \
-	rtl/host_if/hif_async_fifo.sv rtl/host_if/hif_rx_frame.sv rtl/host_if/hif_tx_frame.sv \
-	rtl/host_if/hif_evt.sv rtl/host_if/hif_tx_arb.sv rtl/host_if/hif_exec.sv \
-	rtl/host_if/hif_vc_gate.sv rtl/host_if/hif_edge_in_cdc.sv rtl/host_if/hif_edge_out_cdc.sv \
-	rtl/host_if/hif_mgmt_cdc.sv \
-	rtl/host_if/hif_putc_cdc.sv $(DS_DIR)/$(1)/wse_dtb_pkg.sv rtl/top/wse_top.sv
+DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) $(RTL_HIF_PKGS) $(RTL_PRIM_CDC_SRCS) \
+	$(RTL_HIF_SRCS) $(DS_DIR)/$(1)/wse_dtb_pkg.sv $(RTL_TOP_SRCS)
 
 define DS_BOARD_RULES
 $(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
@@ -29,7 +25,7 @@ $(foreach b,$(DS_BOARDS) sim-8x8,$(eval $(call DS_BOARD_RULES,$(b))))
 
 .PHONY: lint-top
 lint-top: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(DS_DIR)/sim-4x4/wse_dtb_pkg.sv | deps
-	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv \
+	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(call RTL_CFG_PKG,sim-4x4) \
 	  $(call DS_TOP_SRCS,sim-4x4) --top-module wse_top
 
 LINT_STAGES += lint-top

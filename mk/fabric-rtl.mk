@@ -5,14 +5,11 @@
 #   FABRIC_RTL_INC                    include flags (prim_assert.svh)
 # docs/fabric.md describes the interfaces.
 
-FABRIC_RTL_SRCS := rtl/pkg/wse_pkg.sv rtl/fabric/wse_mgmt_pkg.sv \
-	rtl/prim/prim_rst_sync.sv rtl/prim/prim_fifo_sync.sv \
-	rtl/prim/prim_credit_cnt.sv rtl/prim/prim_arb_rr.sv \
-	rtl/fabric/wse_router.sv rtl/fabric/wse_mgmt_node.sv \
-	rtl/fabric/wse_mgmt_port.sv rtl/tile/wse_fabric_tile.sv \
-	rtl/mesh/wse_fabric_mesh.sv
-FABRIC_RTL_INC  := -Irtl/prim
-FABRIC_RTL_FILES = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(FABRIC_RTL_SRCS)
+include rtl/files.mk
+FABRIC_RTL_SRCS := $(RTL_PKG_SRCS) $(RTL_FABRIC_PKGS) $(RTL_PRIM_FABRIC_SRCS) \
+	$(RTL_FABRIC_SRCS) $(RTL_TILE_FABRIC_SRCS) $(RTL_MESH_FABRIC_SRCS)
+FABRIC_RTL_INC  := $(RTL_PRIM_INC)
+FABRIC_RTL_FILES = $(call RTL_CFG_PKG,$(1)) $(FABRIC_RTL_SRCS)
 
 # ---------------------------------------------------------------------------
 # Lint: verilator -Wall on the router (its parameters are the same on every

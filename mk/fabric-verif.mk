@@ -57,17 +57,25 @@ $(eval $(call FV_MESH_RULE,sim-4x4,,))
 # an hour of CPU, and what the 8x8 runs measure is cycles, not speed.
 $(eval $(call FV_MESH_RULE,sim-8x8,-fno-reloop -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0",))
 
-# Router builds with one injected bug each (docs/fabric.md lists the
-# defines and the assertion each must trip).
+# Router builds with one injected bug each: the prim is replaced by its
+# mutant (tests/fabric-rtl/mutants/mutate.sh; docs/fabric.md lists the
+# mutants and the assertion each must trip).
 FV_BUGS := FIFO CREDIT ARB
 FV_BUG_ASSERT_FIFO   := FifoNoPushWhenFull
 FV_BUG_ASSERT_CREDIT := Credit(NeverAboveDepth|NoGiveWhenFull)|FifoNoPushWhenFull
 FV_BUG_ASSERT_ARB    := ArbGnt
+FV_MUTATE := tests/fabric-rtl/mutants/mutate.sh
+# $(call FV_BUG_PRIM,bug): the prim the mutant replaces.
+FV_BUG_PRIM = $(shell $(FV_MUTATE) --prim $(1))
+# $(call FV_BUG_SRCS,bug): the router's sources with the mutant in place.
+FV_BUG_SRCS = $(patsubst $(call FV_BUG_PRIM,$(1)),$(FV_DIR)/bug-$(1)/$(notdir $(call FV_BUG_PRIM,$(1))),$(call FABRIC_RTL_FILES,sim-4x4))
 define FV_BUG_RULE
-$(FV_DIR)/bug-$(1)/tb_router: $(call FABRIC_RTL_FILES,sim-4x4) $(FV_TB)/tb_router.cpp $(FV_TBH)
+$(FV_DIR)/bug-$(1)/$(notdir $(call FV_BUG_PRIM,$(1))): $(call FV_BUG_PRIM,$(1)) $(FV_MUTATE)
+	$(FV_MUTATE) $(1) $$@
+$(FV_DIR)/bug-$(1)/tb_router: $(call FV_BUG_SRCS,$(1)) $(FV_TB)/tb_router.cpp $(FV_TBH)
 	@mkdir -p $$(dir $$@)
-	$(FV_VL) -DWSE_INJECT_BUG_$(1) --top-module wse_router $(FABRIC_RTL_INC) -Mdir $$(dir $$@) -o tb_router \
-	  $(call FV_CF,sim-4x4) $(call FABRIC_RTL_FILES,sim-4x4) \
+	$(FV_VL) --top-module wse_router $(FABRIC_RTL_INC) -Mdir $$(dir $$@) -o tb_router \
+	  $(call FV_CF,sim-4x4) $(call FV_BUG_SRCS,$(1)) \
 	  $(TOP)/$(FV_TB)/tb_router.cpp $(TOP)/$(FV_TB)/tb_common.cpp > $$(dir $$@)build.log 2>&1 \
 	  || { tail -30 $$(dir $$@)build.log; exit 1; }
 endef
@@ -152,13 +160,16 @@ $(FV_GL)/mesh-sim-2x2/tb_mesh: $(FV_GL)/wse_fabric_mesh_2x2.v $(FV_MESH_SRC) $(F
 	$(FV_VL) $(FV_X) $(FV_GL_VFLAGS) --top-module wse_fabric_mesh -Mdir $(dir $@) -o tb_mesh $(call FV_CF,sim-2x2) $< \
 	  $(addprefix $(TOP)/,$(FV_MESH_SRC)) > $(dir $@)build.log 2>&1 || { tail -30 $(dir $@)build.log; exit 1; }
 
-# The router netlist runs in make test; the 2x2 mesh netlist (a -O0 model
-# of about 180 C++ files, slow to build) in test-fabric-full.
-.PHONY: fv-gate-mesh
+# The router netlist runs in test-fabric; the 2x2 mesh netlist (a -O0
+# model, slow to build) with one +verilator+seed in make test's background
+# stage test-gate-level (mk/core.mk), with both in test-fabric-full.
+.PHONY: fv-gate-mesh fv-gate-mesh-smoke
 fv-gate: $(FV_GL)/router/tb_router
 	CYCLES=4000 $(FV_RUN) gl-router $(FV_GL)/router/tb_router $(FV_LOG)
 fv-gate-mesh: $(FV_GL)/mesh-sim-2x2/tb_mesh
 	CYCLES=1000 $(FV_RUN) gl-mesh2x2 $(FV_GL)/mesh-sim-2x2/tb_mesh $(FV_LOG)
+fv-gate-mesh-smoke: $(FV_GL)/mesh-sim-2x2/tb_mesh
+	XSEEDS=1 CYCLES=1000 $(FV_RUN) gl-mesh2x2 $(FV_GL)/mesh-sim-2x2/tb_mesh $(FV_LOG)
 
 # Tests that fail on the current RTL (see docs/fabric-verification.md).
 .PHONY: fv-known-bugs

@@ -7,10 +7,8 @@
 #   synth-fpu      Yosys cells and longest path
 #   bench-fpu      BENCH fpu.* figures
 
-FPU_RTL := rtl/pe/fpu/fpu_pkg.sv rtl/pe/fpu/fpu_lzc.sv rtl/pe/fpu/fpu_unpack.sv \
-           rtl/pe/fpu/fpu_round.sv rtl/pe/fpu/fpu_fma_pre.sv rtl/pe/fpu/fpu_fma_add.sv \
-           rtl/pe/fpu/fpu_divsqrt.sv rtl/pe/fpu/fpu_f2i.sv rtl/pe/fpu/fpu_i2f.sv \
-           rtl/pe/fpu/fpu_misc.sv rtl/pe/fpu/fpu.sv
+include rtl/files.mk
+FPU_RTL := $(RTL_FPU_PKGS) $(RTL_FPU_SRCS)
 FPU_DIR    := $(BUILD)/fpu
 FPU_MODEL  := tests/fpu/fpu_model.c tests/fpu/fpu_gen.c
 FPU_MODEL_H := tests/fpu/fpu_model.h
@@ -28,8 +26,8 @@ FPU_SEED        ?= 1
         test-fpu-host test-fpu-tb test-fpu-qemu
 
 lint-fpu: | deps
-	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt $(FPU_RTL) --top-module fpu
-	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt $(FPU_RTL) --top-module fpu \
+	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(FPU_RTL) --top-module fpu
+	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(FPU_RTL) --top-module fpu \
 	  -GRoundStage=1\'b1 -GDivIterPerCycle=1
 
 $(FPU_DIR)/fpu_host_check: tests/fpu/fpu_host_check.c $(FPU_MODEL) $(FPU_MODEL_H) | deps
@@ -43,7 +41,7 @@ FPU_TB_VFLAGS_obj-alt := -GRoundStage=1\'b1 -GDivIterPerCycle=1
 $(FPU_DIR)/%/tb_fpu: $(FPU_RTL) tests/fpu/tb_fpu.cpp $(FPU_MODEL) $(FPU_MODEL_H) | deps
 	@mkdir -p $(FPU_DIR)/$*
 	verilator --cc --exe --build -j $(JOBS) --assert --coverage-user \
-	  --x-assign unique --x-initial unique -Wno-fatal -Irtl/prim $(FPU_TB_VFLAGS_$*) \
+	  --x-assign unique --x-initial unique -Wno-fatal $(RTL_PRIM_INC) $(FPU_TB_VFLAGS_$*) \
 	  -Mdir $(FPU_DIR)/$* --top-module fpu -CFLAGS "-O2 -I$(TOP)/tests/fpu" \
 	  -o tb_fpu rtl/lint.vlt $(FPU_RTL) \
 	  $(TOP)/tests/fpu/tb_fpu.cpp $(addprefix $(TOP)/,$(FPU_MODEL)) >$(FPU_DIR)/$*/build.log 2>&1 \
@@ -118,12 +116,8 @@ SYNTH_STAGES     += synth-fpu
 BENCH_STAGES     += bench-fpu
 
 # ---- The F extension in the tile core --------------------------------------
-# The PE instantiates fpu_cop; its sources join the core's lists (the
-# prerequisites are added here as well, since core.mk's rules are read first).
-FPU_COP_RTL := $(filter-out rtl/pe/fpu/fpu_pkg.sv,$(FPU_RTL)) rtl/pe/fpu/fpu_cop.sv
-CORE_PKGS    += rtl/pe/fpu/fpu_pkg.sv
-CORE_PE_SRCS += $(FPU_COP_RTL)
-$(CORE_TB_PE) $(CORE_TB_PE_BENCH) $(CORE_BUILD)/synth/wse_tile_ice40.v: rtl/pe/fpu/fpu_pkg.sv $(FPU_COP_RTL)
+# The PE instantiates fpu_cop: the FPU's sources are in the core's lists
+# (mk/core.mk).
 
 # Directed F-extension ISA programs on the tile core, compared with QEMU by
 # signature through the core's harness: fcsr.S (CSR forms, flag

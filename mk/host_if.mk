@@ -6,23 +6,25 @@
 #   make test-full-host-if  receiver 4 x 100,000 packets, transmitter 2 x 30,000
 #   make lint-host-if       verilator --lint-only -Wall
 
-HIF_RTL  := rtl/host_if/hif_sync2.sv rtl/host_if/hif_async_fifo.sv
-HIF_RX   := rtl/host_if/hif_rx_frame.sv
-HIF_TX   := rtl/host_if/hif_tx_frame.sv
+include rtl/files.mk
+# The generic crossing leaves (rtl/prim): asynchronous FIFO, synchronizer.
+HIF_RTL  := $(RTL_PRIM_CDC_SRCS)
+HIF_RX   := $(RTL_HIF_RX_SRCS)
+HIF_TX   := $(RTL_HIF_TX_SRCS)
 # Executor parts with a testbench only through wsemu-sim (mk/devserver.mk):
 # linted and synthesized here.
-HIF_EVT  := rtl/host_if/hif_tx_arb.sv rtl/host_if/hif_evt.sv
+HIF_EVT  := $(RTL_HIF_EVT_SRCS)
 # The crossings between the executor (link clock) and the mesh, exercised
 # through wsemu-sim: linted and synthesized here.
-HIF_CDC_TOPS := hif_vc_gate hif_edge_in_cdc hif_edge_out_cdc hif_mgmt_cdc hif_putc_cdc
-HIF_CDC  := rtl/pkg/wse_pkg.sv $(HIF_RTL) $(foreach t,$(HIF_CDC_TOPS),rtl/host_if/$(t).sv)
+HIF_CDC_TOPS := $(RTL_HIF_CDC_TOPS)
+HIF_CDC  := $(RTL_PKG_SRCS) $(HIF_RTL) $(RTL_HIF_CDC_SRCS)
 HIF_TOP  := $(abspath .)
-# libwsehost's static library (mk/hostlib.mk): the receiver's reference.
+# The wire library (mk/wire.mk): its codec is the receiver's reference.
 HIF_HLA  := $(WIRE_A)
-HIF_PKG  := rtl/host_if/hif_pkg.sv
+HIF_PKG  := $(RTL_HIF_PKGS)
 DEB_PKGS += python3
 HIF_DIR  := $(BUILD)/host_if
-HIF_VFLAGS := --timing --assert --timescale 1ns/1ps -Wno-fatal -j $(JOBS) -Irtl/prim
+HIF_VFLAGS := --timing --assert --timescale 1ns/1ps -Wno-fatal -j $(JOBS) $(RTL_PRIM_INC)
 # Depths the testbench is built for.
 HIF_DEPTHS := 4 16
 
@@ -31,47 +33,47 @@ HIF_DEPTHS := 4 16
 # Yosys synthesis of each block, generic cells; reports in $(HIF_DIR)/synth.
 synth-host-if: | deps
 	@mkdir -p $(HIF_DIR)/synth
-	@set -e; for top in hif_async_fifo hif_rx_frame hif_tx_frame; do \
-	  yosys -q -l $(HIF_DIR)/synth/$$top.log -p "read_verilog -sv -DSYNTHESIS -Irtl/prim \
+	@set -e; for top in prim_fifo_async hif_rx_frame hif_tx_frame; do \
+	  yosys -q -l $(HIF_DIR)/synth/$$top.log -p "read_verilog -sv -DSYNTHESIS $(RTL_PRIM_INC) \
 	    $(HIF_PKG) $(HIF_RTL) $(HIF_RX) $(HIF_TX); synth -top $$top; \
 	    tee -q -o $(HIF_DIR)/synth/$$top.stat stat"; \
 	  echo "synth-host-if: $$top: $$(grep -E 'Number of cells' $(HIF_DIR)/synth/$$top.stat | tail -1 | tr -s ' ')"; \
 	done
-	@yosys -q -l $(HIF_DIR)/synth/hif_tx_arb.log -p "read_verilog -sv -DSYNTHESIS -Irtl/prim \
+	@yosys -q -l $(HIF_DIR)/synth/hif_tx_arb.log -p "read_verilog -sv -DSYNTHESIS $(RTL_PRIM_INC) \
 	  $(HIF_PKG) $(HIF_EVT); synth -top hif_tx_arb; tee -q -o $(HIF_DIR)/synth/hif_tx_arb.stat stat"
 	@echo "synth-host-if: hif_tx_arb: $$(grep -E 'Number of cells' $(HIF_DIR)/synth/hif_tx_arb.stat | tail -1 | tr -s ' ')"
 	@# The event sender for a 2 x 2 mesh with 32-wavelet outlets: its buffers
 	@# become flip-flops in a generic synth, so the board sizes take long.
-	@yosys -q -l $(HIF_DIR)/synth/hif_evt.log -p "read_verilog -sv -DSYNTHESIS -Irtl/prim \
+	@yosys -q -l $(HIF_DIR)/synth/hif_evt.log -p "read_verilog -sv -DSYNTHESIS $(RTL_PRIM_INC) \
 	  $(HIF_PKG) $(HIF_EVT); chparam -set NumCols 2 -set NumRows 2 -set OutDepth 32 hif_evt; \
 	  synth -top hif_evt; tee -q -o $(HIF_DIR)/synth/hif_evt.stat stat"
 	@echo "synth-host-if: hif_evt (2x2, OutDepth 32): $$(grep -E 'Number of cells' $(HIF_DIR)/synth/hif_evt.stat | tail -1 | tr -s ' ')"
 	@# The executor at a small size as well (2 x 2 mesh, 256-byte slots,
 	@# 32-wavelet outlets; its slots are flip-flops too): about 7 CPU
 	@# minutes. -defer: elaborated once, with these parameters.
-	@yosys -q -l $(HIF_DIR)/synth/hif_exec.log -p "read_verilog -defer -sv -DSYNTHESIS -Irtl/prim \
-	  $(HIF_PKG) $(HIF_EVT) rtl/host_if/hif_exec.sv; \
+	@yosys -q -l $(HIF_DIR)/synth/hif_exec.log -p "read_verilog -defer -sv -DSYNTHESIS $(RTL_PRIM_INC) \
+	  $(HIF_PKG) $(HIF_EVT) $(RTL_HIF_EXEC_SRCS); \
 	  chparam -set NumCols 2 -set NumRows 2 -set OutDepth 32 -set MaxPayload 256 hif_exec; \
 	  hierarchy -top hif_exec; synth -top hif_exec; check -assert; \
 	  tee -q -o $(HIF_DIR)/synth/hif_exec.stat stat"
 	@echo "synth-host-if: hif_exec (2x2, MaxPayload 256, OutDepth 32): $$(grep -E 'Number of cells' $(HIF_DIR)/synth/hif_exec.stat | tail -1 | tr -s ' ')"
 	@set -e; for top in $(HIF_CDC_TOPS); do \
-	  yosys -q -l $(HIF_DIR)/synth/$$top.log -p "read_verilog -sv -DSYNTHESIS -Irtl/prim $(HIF_CDC); \
+	  yosys -q -l $(HIF_DIR)/synth/$$top.log -p "read_verilog -sv -DSYNTHESIS $(RTL_PRIM_INC) $(HIF_CDC); \
 	    synth -top $$top; check -assert; tee -q -o $(HIF_DIR)/synth/$$top.stat stat"; \
 	  echo "synth-host-if: $$top: $$(grep -E 'Number of cells' $(HIF_DIR)/synth/$$top.stat | tail -1 | tr -s ' ')"; \
 	done
 
-$(HIF_DIR)/rx/tb_rx_frame: tests/host_if/tb_rx_frame.cpp $(HIF_PKG) $(HIF_RX) $(HIF_HLA) rtl/prim/prim_assert.svh | deps
+$(HIF_DIR)/rx/tb_rx_frame: tests/host_if/tb_rx_frame.cpp $(HIF_PKG) $(HIF_RX) $(HIF_HLA) $(RTL_PRIM_HDRS) | deps
 	@mkdir -p $(dir $@)
-	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) -Irtl/prim --top-module hif_rx_frame \
+	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) $(RTL_PRIM_INC) --top-module hif_rx_frame \
 		-Mdir $(dir $@) -o tb_rx_frame $(HIF_PKG) $(HIF_RX) $(HIF_TOP)/$< $(abspath $(HIF_HLA)) \
 		-CFLAGS "-std=c++14 -O1 -I$(HIF_TOP)/include" \
 		-LDFLAGS "-lfdt -lpthread" > $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
 
-$(HIF_DIR)/tb_fifo_d%/tb: tests/host_if/tb_async_fifo.sv $(HIF_RTL) rtl/prim/prim_rst_sync.sv rtl/prim/prim_assert.svh | deps
+$(HIF_DIR)/tb_fifo_d%/tb: tests/host_if/tb_fifo_async.sv $(HIF_RTL) $(RTL_PRIM_RST_SRCS) $(RTL_PRIM_HDRS) | deps
 	@mkdir -p $(dir $@)
-	verilator --binary $(HIF_VFLAGS) -GDepth=$* --top-module tb_async_fifo \
-		-Mdir $(dir $@) -o tb rtl/prim/prim_rst_sync.sv $(HIF_RTL) $< > $(dir $@)build.log 2>&1 || \
+	verilator --binary $(HIF_VFLAGS) -GDepth=$* --top-module tb_fifo_async \
+		-Mdir $(dir $@) -o tb $(RTL_PRIM_RST_SRCS) $(HIF_RTL) $< > $(dir $@)build.log 2>&1 || \
 		{ cat $(dir $@)build.log; exit 1; }
 
 # Clock pairs (half periods in ps): 7 ns / 11 ns and 11 ns / 7 ns (coprime),
@@ -79,18 +81,18 @@ $(HIF_DIR)/tb_fifo_d%/tb: tests/host_if/tb_async_fifo.sv $(HIF_RTL) rtl/prim/pri
 # Then the protocol constants of hif_pkg.sv against wse_wire.h.
 HIF_RUNS := "3500 5500 90 60" "5500 3500 60 90" "3500 5500 100 100" \
 	    "650 4450 30 100" "4450 650 100 20"
-$(HIF_DIR)/tx/tb_tx_frame: tests/host_if/tb_tx_frame.cpp $(HIF_PKG) $(HIF_TX) $(HIF_HLA) rtl/prim/prim_assert.svh | deps
+$(HIF_DIR)/tx/tb_tx_frame: tests/host_if/tb_tx_frame.cpp $(HIF_PKG) $(HIF_TX) $(HIF_HLA) $(RTL_PRIM_HDRS) | deps
 	@mkdir -p $(dir $@)
-	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) -Irtl/prim --top-module hif_tx_frame \
+	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) $(RTL_PRIM_INC) --top-module hif_tx_frame \
 		-Mdir $(dir $@) -o tb_tx_frame $(HIF_PKG) $(HIF_TX) $(HIF_TOP)/$< $(abspath $(HIF_HLA)) \
 		-CFLAGS "-std=c++14 -O1 -I$(HIF_TOP)/include" \
 		-LDFLAGS "-lfdt -lpthread" > $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
 
 # An edge port's two crossings around a model router, clocks as above.
-$(HIF_DIR)/tb_edge_cdc/tb: tests/host_if/tb_edge_cdc.sv $(HIF_CDC) rtl/prim/prim_rst_sync.sv rtl/prim/prim_assert.svh | deps
+$(HIF_DIR)/tb_edge_cdc/tb: tests/host_if/tb_edge_cdc.sv $(HIF_CDC) $(RTL_PRIM_RST_SRCS) $(RTL_PRIM_HDRS) | deps
 	@mkdir -p $(dir $@)
 	verilator --binary $(HIF_VFLAGS) --top-module tb_edge_cdc -Mdir $(dir $@) -o tb \
-		rtl/prim/prim_rst_sync.sv $(HIF_CDC) $< > $(dir $@)build.log 2>&1 || \
+		$(RTL_PRIM_RST_SRCS) $(HIF_CDC) $< > $(dir $@)build.log 2>&1 || \
 		{ cat $(dir $@)build.log; exit 1; }
 HIF_EDGE_RUNS := "3500 5500 70" "5500 3500 70" "650 4450 100" "4450 650 30" "3500 5500 100"
 
@@ -117,14 +119,14 @@ test-full-host-if: $(HIF_DIR)/rx/tb_rx_frame $(HIF_DIR)/tx/tb_tx_frame
 
 lint-host-if: | deps
 	@set -e; for d in $(HIF_DEPTHS); do \
-	  verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt -GDepth=$$d \
-	    --top-module hif_async_fifo $(HIF_PKG) $(HIF_RTL); done
-	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_rx_frame $(HIF_PKG) $(HIF_RX)
-	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_tx_frame $(HIF_PKG) $(HIF_TX)
-	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_tx_arb $(HIF_PKG) $(HIF_EVT)
-	verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module hif_evt $(HIF_PKG) $(HIF_EVT)
+	  verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt -GDepth=$$d \
+	    --top-module prim_fifo_async $(HIF_RTL); done
+	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_rx_frame $(HIF_PKG) $(HIF_RX)
+	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_tx_frame $(HIF_PKG) $(HIF_TX)
+	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_tx_arb $(HIF_PKG) $(HIF_EVT)
+	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_evt $(HIF_PKG) $(HIF_EVT)
 	@set -e; for top in $(HIF_CDC_TOPS); do \
-	  verilator --lint-only -Wall -Irtl/prim rtl/lint.vlt --top-module $$top $(HIF_CDC); done
+	  verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module $$top $(HIF_CDC); done
 	@echo "lint-host-if: clean"
 
 TEST_STAGES += test-host-if

@@ -1,15 +1,17 @@
 # Shared RTL flow settings and the lint of the common leaves (rtl/prim,
-# rtl/pkg). Part fragments reuse VERILATOR_LINT and RTL_INC.
+# rtl/pkg). Part fragments reuse VERILATOR_LINT and RTL_INC; the source
+# lists are rtl/*/files.mk (each RTL fragment includes rtl/files.mk).
+include rtl/files.mk
 
 VERILATOR      ?= verilator
-RTL_INC        := -Irtl/prim
+RTL_INC        := $(RTL_PRIM_INC)
 VERILATOR_LINT := $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC)
 
 .PHONY: lint-prim
-lint-prim: $(BUILD)/boards/$(BOARD)/wse_cfg_pkg.sv | deps
-	$(VERILATOR_LINT) --top-module prim_ram_1p rtl/prim/prim_ram_1p.sv
-	$(VERILATOR_LINT) --top-module prim_ram_2p rtl/prim/prim_ram_2p.sv
-	$(VERILATOR_LINT) --top-module prim_rst_sync rtl/prim/prim_rst_sync.sv
-	$(VERILATOR_LINT) -Wno-UNUSEDPARAM rtl/pkg/wse_pkg.sv $(BUILD)/boards/$(BOARD)/wse_cfg_pkg.sv --top-module prim_rst_sync rtl/prim/prim_rst_sync.sv
+lint-prim: $(call RTL_CFG_PKG,$(BOARD)) | deps
+	@set -e; for f in $(RTL_PRIM_SRCS); do \
+	  echo "lint-prim: $$(basename $$f .sv)"; \
+	  $(VERILATOR_LINT) --top-module $$(basename $$f .sv) $(RTL_PRIM_SRCS); done
+	$(VERILATOR_LINT) $(RTL_PKG_SRCS) $(call RTL_CFG_PKG,$(BOARD)) --top-module prim_rst_sync $(RTL_PRIM_RST_SRCS)
 
 LINT_STAGES += lint-prim

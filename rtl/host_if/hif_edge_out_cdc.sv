@@ -40,7 +40,7 @@ module hif_edge_out_cdc #(
   logic [WW-1:0] rdata;
   logic [AW:0]   wfill, unused_rfill;
 
-  hif_async_fifo #(.Width(WW), .Depth(Depth)) u_fifo (
+  prim_fifo_async #(.Width(WW), .Depth(Depth)) u_fifo (
     .wclk_i(clk_i), .wrst_ni(rst_ni),
     .wvalid_i(valid_i), .wready_o(wready), .wdata_i(data_i), .wfill_o(wfill),
     .rclk_i(clk_link_i), .rrst_ni(rst_link_ni),

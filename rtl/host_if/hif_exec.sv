@@ -5,7 +5,9 @@
 // and answers through hif_tx_frame. Its event sender (hif_evt) sends
 // STREAM_OUT events against the host's credits and CONSOLE events with the
 // tiles' putchar output at the same time, sharing the transmitter through
-// hif_tx_arb. One clock domain (the mesh's); the link crossing is in wse_top.
+// hif_tx_arb. One clock domain, the link's: wse_top clocks it with the
+// link clock, and what it exchanges with the mesh crosses through the
+// hif_*_cdc modules (edge ports, management port, putchar vector).
 `include "prim_assert.svh"
 
 module hif_exec #(

@@ -43,7 +43,7 @@ module hif_mgmt_cdc #(
   logic [2:0] unused_wf_req, unused_rf_req, unused_wf_rsp, unused_rf_rsp;
   logic       rsp_wready;
 
-  hif_async_fifo #(.Width(ReqW), .Depth(4)) u_req (
+  prim_fifo_async #(.Width(ReqW), .Depth(4)) u_req (
     .wclk_i(clk_link_i), .wrst_ni(rst_link_ni),
     .wvalid_i(req_valid_i), .wready_o(req_ready_o),
     .wdata_i({req_write_i, req_bcast_i, req_x_i, req_y_i, req_addr_i, req_wdata_i}),
@@ -55,7 +55,7 @@ module hif_mgmt_cdc #(
   );
 
   logic rsp_pending;
-  hif_async_fifo #(.Width(33), .Depth(4)) u_rsp (
+  prim_fifo_async #(.Width(33), .Depth(4)) u_rsp (
     .wclk_i(clk_i), .wrst_ni(rst_ni),
     .wvalid_i(rsp_valid_i), .wready_o(rsp_wready), .wdata_i({rsp_err_i, rsp_rdata_i}),
     .wfill_o(unused_wf_rsp),

@@ -28,7 +28,7 @@ module hif_putc_cdc #(
   logic [AW:0]           wfill, unused_rfill;
   logic [31:0]           drops_q, drops_d;
 
-  hif_async_fifo #(.Width(NumTiles * 9), .Depth(Depth)) u_fifo (
+  prim_fifo_async #(.Width(NumTiles * 9), .Depth(Depth)) u_fifo (
     .wclk_i(clk_i), .wrst_ni(rst_ni),
     .wvalid_i(|putc_valid_i), .wready_o(wready), .wdata_i({putc_valid_i, putc_char_i}),
     .wfill_o(wfill),

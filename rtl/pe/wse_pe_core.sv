@@ -10,9 +10,9 @@
 //       instruction is issued in the cycle the current one completes, with
 //       the resolved next pc, so taken branches cost no bubble.
 //
-// Execute units (the mul/div unit, a future FPU or vector interface on the
-// coprocessor port) share one handshake: a request held with stable
-// operands until done. See docs/core.md.
+// Execute units (the mul/div unit, and the FPU on the coprocessor port)
+// share one handshake: a request held with stable operands until done.
+// See docs/core.md.
 module wse_pe_core #(
   parameter int unsigned ImemBytes = wse_cfg_pkg::ImemBytes,
   parameter int unsigned DmemBytes = wse_cfg_pkg::DmemBytes

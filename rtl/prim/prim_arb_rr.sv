@@ -22,10 +22,6 @@ module prim_arb_rr #(
     gnt_hi = req_hi & (~req_hi + 1'b1);  // lowest set bit
     gnt_lo = req_i & (~req_i + 1'b1);
     gnt    = (req_hi != '0) ? gnt_hi : gnt_lo;
-`ifdef WSE_INJECT_BUG_ARB
-    // Injected bug: the lowest requester is granted as well.
-    gnt    = gnt | gnt_lo;
-`endif
   end
 
   // Separate block: update_i may depend on gnt_o through the user's logic.

@@ -23,12 +23,7 @@ module prim_credit_cnt #(
   always_comb begin
     cnt_d = cnt_q;
     if (take_i && !give_i) cnt_d = cnt_q - 1'b1;
-`ifdef WSE_INJECT_BUG_CREDIT
-    // Injected bug: a returned credit counts twice.
-    if (give_i && !take_i) cnt_d = cnt_q + 2'd2;
-`else
     if (give_i && !take_i) cnt_d = cnt_q + 1'b1;
-`endif
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -62,13 +62,7 @@ module prim_fifo_sync #(
   assign rdata_o = mem_q[rptr_q];
   assign empty_o = (cnt_q == '0);
   assign usage_o = cnt_q;
-`ifdef WSE_INJECT_BUG_FIFO
-  // Injected bug: the full flag comes one entry early, so a push that the
-  // credits allow meets a FIFO that calls itself full.
-  assign full_o  = (cnt_q >= FullCnt - 1'b1);
-`else
   assign full_o  = (cnt_q == FullCnt);
-`endif
 
   // Assertions
   `ASSERT(FifoNoPushWhenFull, !(push_i && full_o))

@@ -2,7 +2,7 @@
 // (one clock). Framing and execution run on the link clock, so the host
 // interface takes a word per link cycle however fast the link is clocked;
 // everything it exchanges with the mesh (edge ports, management port,
-// putchar output) crosses to the mesh clock through hif_async_fifo.
+// putchar output) crosses to the mesh clock through prim_fifo_async.
 // The board's parameters come from wse_cfg_pkg, the DTB served by INFO from
 // wse_dtb_pkg (both generated from boards/<b>/<b>.dts).
 `include "prim_assert.svh"
@@ -172,7 +172,7 @@ module wse_top #(
   // Busy, on the mesh clock: the executor's (synchronized) or anything
   // still crossing.
   logic exec_busy_m;
-  hif_sync2 u_sync_busy (
+  prim_flop_2sync u_sync_busy (
     .clk_i(clk_i), .rst_ni(rst_n), .d_i(exec_busy), .q_o(exec_busy_m)
   );
   assign busy_o = exec_busy_m || (|in_busy) || (|out_busy) || mgmt_busy || putc_busy;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Formal proofs of the fabric primitives: for each harness and parameter
 # set, BMC (yosys-smtbmc -t N) and k-induction (-i) with z3; then each
-# bug-injection define must make BMC fail.
+# mutant (tests/fabric-rtl/mutants/mutate.sh: the prim with one planted
+# bug) must make BMC fail.
 # Usage: run-formal.sh OUTDIR
 set -u
 out=$1
@@ -18,23 +19,23 @@ cases=(
 	"arb_n5    arb_fv    prim_arb_rr     N     5 10"
 	"arb_n4    arb_fv    prim_arb_rr     N     4 10"
 )
-# define harness prim param value
+# mutant harness prim param value
 bugs=(
-	"WSE_INJECT_BUG_FIFO   fifo_fv   prim_fifo_sync  Depth 4"
-	"WSE_INJECT_BUG_CREDIT credit_fv prim_credit_cnt Depth 4"
-	"WSE_INJECT_BUG_ARB    arb_fv    prim_arb_rr     N     5"
+	"FIFO   fifo_fv   prim_fifo_sync  Depth 4"
+	"CREDIT credit_fv prim_credit_cnt Depth 4"
+	"ARB    arb_fv    prim_arb_rr     N     5"
 )
 
-gen() {  # smt2-file harness prim param value [define]
-	local smt=$1 h=$2 p=$3 par=$4 val=$5 def=${6:+-D$6}
-	yosys -q -l "${smt%.smt2}.log" -p "read_verilog -formal -sv $def -Irtl/prim rtl/prim/$p.sv $here/$h.sv; \
+gen() {  # smt2-file harness prim-source param value
+	local smt=$1 h=$2 src=$3 par=$4 val=$5
+	yosys -q -l "${smt%.smt2}.log" -p "read_verilog -formal -sv -Irtl/prim $src $here/$h.sv; \
 		chparam -set $par $val $h; prep -top $h; async2sync; dffunmap; write_smt2 -wires $smt" >/dev/null
 }
 
 for c in "${cases[@]}"; do
 	set -- $c
 	name=$1 smt=$out/$1.smt2
-	if ! gen "$smt" "$2" "$3" "$4" "$5"; then echo "FAIL $name: yosys"; fail=1; continue; fi
+	if ! gen "$smt" "$2" "rtl/prim/$3.sv" "$4" "$5"; then echo "FAIL $name: yosys"; fail=1; continue; fi
 	t0=$(date +%s)
 	if yosys-smtbmc -s z3 --unroll --noprogress -t "$6" "$smt" > "$out/$name.bmc.log" 2>&1; then
 		r1=PASS; else r1=FAIL; fail=1; fi
@@ -47,11 +48,12 @@ done
 for b in "${bugs[@]}"; do
 	set -- $b
 	smt=$out/bug_$1.smt2
-	if ! gen "$smt" "$2" "$3" "$4" "$5" "$1"; then echo "FAIL $1: yosys"; fail=1; continue; fi
+	if ! tests/fabric-rtl/mutants/mutate.sh "$1" "$out/mutant-$1/$3.sv"; then echo "FAIL mutant $1"; fail=1; continue; fi
+	if ! gen "$smt" "$2" "$out/mutant-$1/$3.sv" "$4" "$5"; then echo "FAIL mutant $1: yosys"; fail=1; continue; fi
 	if yosys-smtbmc -s z3 --unroll --noprogress -t 8 "$smt" > "$out/bug_$1.log" 2>&1; then
-		echo "FAIL $1: injected bug not caught"; fail=1
+		echo "FAIL mutant $1: injected bug not caught"; fail=1
 	else
-		echo "PASS $1: caught, $(grep -o 'Assert failed in [^ ]*: [^ ]*' "$out/bug_$1.log" | head -1)"
+		echo "PASS mutant $1: caught, $(grep -o 'Assert failed in [^ ]*: [^ ]*' "$out/bug_$1.log" | head -1)"
 	fi
 done
 exit $fail

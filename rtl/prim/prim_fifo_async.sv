@@ -1,11 +1,12 @@
-// Asynchronous FIFO: the host interface's one clock-domain crossing,
-// between the link clock and the mesh clock. Gray-coded pointers cross
-// through hif_sync2, so each crossing changes one bit at a time; the data
-// array is written in the write domain and read in the read domain only
-// at entries the synchronized pointers prove stable.
+// Asynchronous FIFO: carries a stream between two clock domains (in the
+// host interface, each crossing between the link clock and the mesh clock:
+// the edge ports, the management port, the putchar vector). Gray-coded
+// pointers cross through prim_flop_2sync, so each crossing changes one bit
+// at a time; the data array is written in the write domain and read in the
+// read domain only at entries the synchronized pointers prove stable.
 `include "prim_assert.svh"
 
-module hif_async_fifo #(
+module prim_fifo_async #(
   parameter int unsigned Width = 64,
   parameter int unsigned Depth = 8,  // power of two, >= 4
   localparam int unsigned AW = $clog2(Depth)
@@ -44,7 +45,7 @@ module hif_async_fifo #(
   endfunction
 
   // ---- write domain ----------------------------------------------------
-  hif_sync2 #(.Width(AW + 1)) u_sync_rptr (
+  prim_flop_2sync #(.Width(AW + 1)) u_sync_rptr (
     .clk_i  (wclk_i),
     .rst_ni (wrst_ni),
     .d_i    (rgray_q),
@@ -81,7 +82,7 @@ module hif_async_fifo #(
   end
 
   // ---- read domain -----------------------------------------------------
-  hif_sync2 #(.Width(AW + 1)) u_sync_wptr (
+  prim_flop_2sync #(.Width(AW + 1)) u_sync_wptr (
     .clk_i  (rclk_i),
     .rst_ni (rrst_ni),
     .d_i    (wgray_q),
@@ -114,7 +115,7 @@ module hif_async_fifo #(
   // ---- assertions --------------------------------------------------------
   // Parameters the design relies on.
   if (Depth < 4 || (Depth & (Depth - 1)) != 0) begin : gen_bad_depth
-    $error("hif_async_fifo: Depth must be a power of two >= 4");
+    $error("prim_fifo_async: Depth must be a power of two >= 4");
   end
 
   // Each domain's gray pointer moves by at most one bit per cycle: the

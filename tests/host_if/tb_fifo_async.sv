@@ -1,9 +1,9 @@
-// Two-clock testbench of hif_async_fifo: write and read clocks at coprime
+// Two-clock testbench of prim_fifo_async: write and read clocks at coprime
 // periods, random valid/ready on both sides, every word checked to cross
 // once and in order. Assertions inside the FIFO run throughout (--assert).
 // Run-time options: +whalf=PS +rhalf=PS (half periods), +wbusy=% +rbusy=%,
 // +words=N, +seed=N.
-module tb_async_fifo #(
+module tb_fifo_async #(
   parameter int unsigned Depth     = 8,
   parameter int unsigned WHalfPs   = 3500,   // write clock half period (ps)
   parameter int unsigned RHalfPs   = 5500,   // read clock half period (ps)
@@ -43,7 +43,7 @@ module tb_async_fifo #(
   prim_rst_sync u_wrst (.clk_i(wclk), .rst_ni(arst_n), .rst_no(wrst_n));
   prim_rst_sync u_rrst (.clk_i(rclk), .rst_ni(arst_n), .rst_no(rrst_n));
 
-  hif_async_fifo #(.Width(W), .Depth(Depth)) dut (
+  prim_fifo_async #(.Width(W), .Depth(Depth)) dut (
     .wclk_i   (wclk),
     .wrst_ni  (wrst_n),
     .wvalid_i (wvalid),
@@ -127,7 +127,7 @@ module tb_async_fifo #(
     // Nothing more may appear after the last word.
     repeat (20) @(posedge rclk);
     if (rvalid) $fatal(1, "tb: FIFO not empty after the last word");
-    $display("PASS tb_async_fifo Depth=%0d wclk=%0dps rclk=%0dps: %0d words in order, %0d write cycles (%0d full), %0d read cycles, %.3f words/read-cycle",
+    $display("PASS tb_fifo_async Depth=%0d wclk=%0dps rclk=%0dps: %0d words in order, %0d write cycles (%0d full), %0d read cycles, %.3f words/read-cycle",
              Depth, 2 * whalf, 2 * rhalf, got, wcycles, full_seen, rcycles,
              real'(got) / real'(rcycles));
     $finish;

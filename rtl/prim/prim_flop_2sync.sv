@@ -2,7 +2,7 @@
 // clk_i. Only for single bits, or for multi-bit values that change in at
 // most one bit between samples (gray-coded pointers), since the bits of a
 // bus are not guaranteed to be caught in the same cycle.
-module hif_sync2 #(
+module prim_flop_2sync #(
   parameter int unsigned     Width      = 1,
   parameter logic [Width-1:0] ResetValue = '0
 ) (
