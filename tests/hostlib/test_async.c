@@ -275,12 +275,17 @@ static void test_in_flight(void **s)
 	pthread_t bt, rt;
 	assert_int_equal(pthread_create(&bt, NULL, blocker_main, &b), 0);
 	assert_int_equal(pthread_create(&rt, NULL, reader_main, &rd), 0);
+	/* The device holds its next answer for a second while the 16
+	 * transfers are submitted, so all of them are in flight together
+	 * however the threads are scheduled. */
+	fake_dev_set_mode(f, FAKE_LATE, 1000);
 	for (unsigned r = 0; r < PORTS; r++) {
 		submit_out(&ports[r]);
 		submit_in(&ports[r]);
 		submit_wr(&ports[r]);
 		submit_rd(&ports[r]);
 	}
+	fake_dev_set_mode(f, FAKE_NORMAL, 0);
 	assert_true(wait_count(&finished, 4 * PORTS, 30000));
 	pthread_join(rt, NULL);
 	assert_int_equal(rd.reads, 1000);
