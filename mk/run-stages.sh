@@ -23,12 +23,18 @@ bg_jobs=""  # name:pid of each background stage
 
 elapsed() { echo $(( $(date +%s) - $1 )); }
 
-# CPU seconds (user + system) of this shell's finished children so far,
-# from the second line of `times` ("XmY.YYYs XmY.YYYs").
+# child_cpu sets CPU to the CPU seconds (user + system) of this shell's
+# finished children so far, from the second line of `times` ("XmY.YYYs
+# XmY.YYYs"). It must run in the shell whose children count, not in a
+# command substitution (which would report its own).
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"*' EXIT
 child_cpu() {
-	times | sed -n 2p | awk '{ t = 0; for (i = 1; i <= 2; i++) {
+	local f="$cpu_file.$BASHPID"
+	times >"$f"
+	CPU=$(sed -n 2p "$f" | awk '{ t = 0; for (i = 1; i <= 2; i++) {
 		split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
-		printf "%d\n", t + 0.5 }'
+		printf "%d\n", t + 0.5 }')
 }
 row() { printf '%-28s %7ss %8ss  %s' "$1" "$2" "$3" "$4"; }
 start=$(date +%s)
@@ -49,16 +55,17 @@ for s in "$@"; do
 		rm -f "$BUILD/stage-$n.result"
 		( t0=$(date +%s)
 		  if $MAKE --no-print-directory "$n" >"$BUILD/stage-$n.log" 2>&1; then r=ok; else r=FAIL; fi
-		  echo "$r $(elapsed "$t0") $(child_cpu)" >"$BUILD/stage-$n.result" ) &
+		  child_cpu
+		  echo "$r $(elapsed "$t0") $CPU" >"$BUILD/stage-$n.result" ) &
 		bg_jobs="$bg_jobs $n:$!"
 		continue
 		;;
 	esac
 	echo "=== $title: $s"
 	t0=$(date +%s)
-	c0=$(child_cpu)
+	child_cpu; c0=$CPU
 	if $MAKE --no-print-directory "$s"; then r=ok; else r=FAIL; status=1; fi
-	c=$(( $(child_cpu) - c0 ))
+	child_cpu; c=$(( CPU - c0 ))
 	cpu_total=$(( cpu_total + c ))
 	results="$results$(row "$s" "$(elapsed "$t0")" "$c" "$r")
 "

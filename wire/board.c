@@ -74,6 +74,39 @@ static int str(struct ctx *c, int off, const char *path, const char *name,
 	return 0;
 }
 
+/*
+ * Every property's name offset must lead to a string of the strings block.
+ * libfdt 1.6's fdt_check_full() takes a property's name without checking
+ * that it resolved, and reads through NULL on a blob whose name offset
+ * points outside the strings block; this walk runs first and refuses such a
+ * blob. It needs a header that fdt_check_header() passed and a buffer of at
+ * least the header's total size. 0 or a negative FDT_ERR_ code.
+ */
+static int names_resolve(const void *fdt)
+{
+	int off = 0, next;
+
+	for (;;) {
+		uint32_t tag = fdt_next_tag(fdt, off, &next);
+
+		if (next < 0)
+			return next;
+		if (tag == FDT_END)
+			return 0;
+		if (tag == FDT_PROP) {
+			const struct fdt_property *p =
+				fdt_offset_ptr(fdt, off, sizeof(*p));
+			int len;
+
+			if (!p || !fdt_get_string(fdt, fdt32_to_cpu(p->nameoff), &len))
+				return -FDT_ERR_BADSTRUCTURE;
+		}
+		if (next <= off)
+			return -FDT_ERR_BADSTRUCTURE;
+		off = next;
+	}
+}
+
 static int pow2(uint32_t v)
 {
 	return v && !(v & (v - 1));
@@ -93,7 +126,18 @@ int wse_board_parse(const void *dtb, size_t len, struct wse_board *b,
 	if (len < sizeof(struct fdt_header) || len > WSE_BOARD_MAX_DTB)
 		return fail(&c, "DTB of %zu bytes (at most %u)", len,
 			    WSE_BOARD_MAX_DTB);
-	r = fdt_check_full(dtb, len);
+	r = fdt_check_header(dtb);
+	if (!r && fdt_totalsize(dtb) > len)
+		r = -FDT_ERR_TRUNCATED;
+	/* Versions before 16 name nodes by path and align differently;
+	 * dtc writes 17, and libfdt's checks of the old layouts are weak. */
+	if (!r && fdt_version(dtb) < 16)
+		return fail(&c, "device tree blob version %u: the binding needs 16 or later",
+			    fdt_version(dtb));
+	if (!r)
+		r = names_resolve(dtb);
+	if (!r)
+		r = fdt_check_full(dtb, len);
 	if (r)
 		return fail(&c, "not a valid device tree blob: %s",
 			    fdt_strerror(r));

@@ -193,12 +193,57 @@ static void test_corrupt(void **s)
 	assert_int_equal(wse_parse_dtb(buf, n, &z, NULL, 0), WSE_ERROR_INVALID_PARAM);
 }
 
+/* Blobs on which libfdt 1.6's fdt_check_full() alone reads through NULL
+ * are refused with BAD_DTB: an old-version header over a structure block
+ * shifted by a byte (found by fuzz_link), a property whose name offset
+ * points past the strings block; and any version before 16. */
+static void test_libfdt_traps(void **s)
+{
+	(void)s;
+	uint8_t buf[8192];
+	struct wse_info in = {.size = sizeof(in)};
+	char err[160];
+	const char *dir = getenv("WSE_TEST_DTB_DIR");
+	char path[512];
+	snprintf(path, sizeof(path), "%s/v8-shifted-struct.dtb",
+		 dir ? dir : "tests/hostlib/dtb");
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_int_equal(wse_parse_dtb(buf, n, &in, err, sizeof(err)),
+			 WSE_ERROR_BAD_DTB);
+	assert_non_null(strstr(err, "version 8"));
+
+	n = load("sim-4x4", buf, sizeof(buf));
+	int prop = fdt_first_property_offset(buf, 0);
+	assert_true(prop >= 0);
+	/* struct fdt_property: tag, len, nameoff (big-endian u32s) */
+	uint8_t *nameoff = buf + fdt_off_dt_struct(buf) + prop + 8;
+	uint32_t past = fdt_size_dt_strings(buf) + 100;
+	for (int i = 0; i < 4; i++)
+		nameoff[i] = (uint8_t)(past >> (24 - 8 * i));
+	assert_int_equal(wse_parse_dtb(buf, n, &in, err, sizeof(err)),
+			 WSE_ERROR_BAD_DTB);
+	assert_non_null(strstr(err, "not a valid device tree"));
+
+	n = load("sim-4x4", buf, sizeof(buf));
+	fdt_set_version(buf, 16);
+	assert_int_equal(wse_parse_dtb(buf, n, &in, err, sizeof(err)), 0);
+	fdt_set_version(buf, 15);
+	fdt_set_last_comp_version(buf, 2);
+	assert_int_equal(wse_parse_dtb(buf, n, &in, err, sizeof(err)),
+			 WSE_ERROR_BAD_DTB);
+	assert_non_null(strstr(err, "version 15"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_boards),
 		cmocka_unit_test(test_bad_props),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_libfdt_traps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
