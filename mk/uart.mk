@@ -1,7 +1,10 @@
-# The UART link PHY (rtl/host_if/hif_uart*.sv).
+# The UART link PHY (rtl/host_if/hif_uart*.sv) and the ULX3S board files
+# (boards/ulx3s-85f, docs/boards.md).
 #   make test-uart       the PHY between two clocks at 4, 8.33 and 16 clocks
 #                        per bit, 0 and +-2% apart: random bytes both ways
-#                        with line noise, and packets through hif_rx_frame
+#                        with line noise, and packets through hif_rx_frame;
+#                        the ULX3S .dts through wse-cfggen; its LPF against
+#                        the pin table of docs/boards.md
 #   make test-full-uart  longer runs, more seeds
 #   make lint-uart       verilator --lint-only -Wall
 #   make synth-uart      Yosys generic synthesis, check -assert
@@ -11,6 +14,7 @@ UART_RTL := rtl/host_if/hif_sync2.sv rtl/host_if/hif_uart_rx.sv rtl/host_if/hif_
 UART_TOPS := hif_uart_rx hif_uart_tx hif_uart_pack hif_uart_unpack hif_uart
 UART_DIR := $(BUILD)/uart
 UART_TB  := $(UART_DIR)/tb/tb_uart
+UART_BOARD := ulx3s-85f
 
 .PHONY: test-uart test-full-uart lint-uart synth-uart
 
@@ -34,6 +38,12 @@ $(UART_TB): tests/host_if/tb_uart.cpp tests/host_if/tb_uart.sv $(UART_RTL) rtl/h
 		-CFLAGS "-std=c++14 -O2 -I$(TOP)/include" \
 		-LDFLAGS "$(WIRE_LIBS) -lpthread" > $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
 
+# The ULX3S's .dts through wse-cfggen: the rules of mk/boards.mk, unless the
+# board is in BOARDS already.
+ifeq ($(filter $(UART_BOARD),$(BOARDS)),)
+$(eval $(call BOARD_RULES,$(UART_BOARD)))
+endif
+
 # Runs: "test clocks-per-bit mismatch-% count seed". A count is bytes each
 # way, or episodes of packets (about three packets each).
 UART_RUNS := "bytes 4 0 20000 1" "bytes 4 2 20000 2" "bytes 4 -2 20000 3" \
@@ -47,8 +57,11 @@ UART_FULL_RUNS := "bytes 4 2 300000 21" "bytes 4 -2 300000 22" "bytes 8.3333 1 3
              "packets 8.3333 2 2000 31" "packets 8.3333 -2 2000 32" "packets 4 2 2000 33" \
              "packets 4 -2 2000 34" "packets 16 2 2000 35" "packets 16 -2 2000 36"
 
-test-uart: $(UART_TB)
+test-uart: $(UART_TB) $(BUILD)/boards/$(UART_BOARD)/wse_cfg_pkg.sv
 	@set -e; for run in $(UART_RUNS); do $(UART_TB) $$run; done
+	@./tests/boards/check-lpf.sh boards/$(UART_BOARD)/$(UART_BOARD).lpf docs/boards.md
+	@grep -q 'NumCols *= 2;' $(BUILD)/boards/$(UART_BOARD)/wse_cfg_pkg.sv
+	@echo "test-uart: $(UART_BOARD): wse-cfggen accepts the .dts"
 
 test-full-uart: $(UART_TB)
 	@set -e; for run in $(UART_FULL_RUNS); do $(UART_TB) $$run; done
