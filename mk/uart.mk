@@ -46,11 +46,11 @@ endif
 
 # Runs: "test clocks-per-bit mismatch-% count seed". A count is bytes each
 # way, or episodes of packets (about three packets each).
-UART_RUNS := "bytes 4 0 20000 1" "bytes 4 2 20000 2" "bytes 4 -2 20000 3" \
-             "bytes 8.3333 0 20000 4" "bytes 8.3333 2 20000 5" "bytes 8.3333 -2 20000 6" \
-             "bytes 16 2 20000 7" "bytes 16 -2 20000 8" \
-             "packets 8.3333 2 150 9" "packets 8.3333 -2 150 10" \
-             "packets 4 0 150 11" "packets 16 -2 150 12"
+UART_RUNS := "bytes 4 0 12000 1" "bytes 4 2 12000 2" "bytes 4 -2 12000 3" \
+             "bytes 8.3333 0 12000 4" "bytes 8.3333 2 12000 5" "bytes 8.3333 -2 12000 6" \
+             "bytes 16 2 12000 7" "bytes 16 -2 12000 8" \
+             "packets 8.3333 2 100 9" "packets 8.3333 -2 100 10" \
+             "packets 4 0 100 11" "packets 16 -2 100 12"
 UART_FULL_RUNS := "bytes 4 2 300000 21" "bytes 4 -2 300000 22" "bytes 8.3333 1 300000 23" \
              "bytes 8.3333 2 300000 24" "bytes 8.3333 -2 300000 25" "bytes 16 2 300000 26" \
              "bytes 16 -2 300000 27" "bytes 5.5 0.5 300000 28" "bytes 12.75 -1.5 300000 29" \

@@ -25,6 +25,7 @@ module tb_uart (
   input  logic        d_line_i,
   output logic        d_line_o,
   input  logic        d_cts_ni,
+  input  logic        d_stall_i,     // the framing takes no words
   output logic        d_rx_valid_o,
   output logic        d_rx_ready_o,
   output logic [63:0] d_rx_data_o,
@@ -48,6 +49,9 @@ module tb_uart (
   logic       unused_h_gap, unused_h_break, unused_h_ferr, unused_d_busy, unused_f_last;
   logic [7:0] unused_f_major, unused_f_minor, unused_f_opcode, unused_f_flags;
   logic [15:0] unused_h_brk_cnt;
+  logic        frame_ready;
+
+  assign d_rx_ready_o = frame_ready && !d_stall_i;
 
   hif_uart_tx u_h_tx (
     .clk_i  (clk_h_i),
@@ -100,8 +104,8 @@ module tb_uart (
   hif_rx_frame u_frame (
     .clk_i       (clk_d_i),
     .rst_ni      (rst_ni),
-    .link_valid_i(d_rx_valid_o),
-    .link_ready_o(d_rx_ready_o),
+    .link_valid_i(d_rx_valid_o && !d_stall_i),
+    .link_ready_o(frame_ready),
     .link_data_i (d_rx_data_o),
     .hdr_start_o (f_hdr_start_o),
     .hdr_major_o (unused_f_major),
