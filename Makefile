@@ -46,6 +46,7 @@ include mk/dataflow.mk     # the dataflow unit and vector engine
 include mk/fabric-rtl.mk   # the router
 include mk/fabric-verif.mk # fabric scoreboards, coverage, gate level
 include mk/host_if.mk      # the host interface's framing and crossings
+include mk/uart.mk         # the UART link PHY, the ULX3S board files
 include mk/devserver.mk    # wsemu-sim, wsectl, the end-to-end tests
 include mk/train-mesh.mk   # the MLP kernel, training on the simulated mesh
 

@@ -10,5 +10,8 @@ RTL_HIF_EXEC_SRCS := rtl/host_if/hif_exec.sv
 # their lint and synthesis.
 RTL_HIF_CDC_TOPS  := hif_vc_gate hif_edge_in_cdc hif_edge_out_cdc hif_mgmt_cdc hif_putc_cdc
 RTL_HIF_CDC_SRCS  := $(foreach t,$(RTL_HIF_CDC_TOPS),rtl/host_if/$(t).sv)
+# The UART link PHY of the boards (bytes on a line <-> the framing's words).
+RTL_HIF_UART_TOPS := hif_uart_rx hif_uart_tx hif_uart_pack hif_uart_unpack hif_uart
+RTL_HIF_UART_SRCS := $(foreach t,$(RTL_HIF_UART_TOPS),rtl/host_if/$(t).sv)
 RTL_HIF_SRCS      := $(RTL_HIF_RX_SRCS) $(RTL_HIF_TX_SRCS) $(RTL_HIF_EVT_SRCS) \
 	$(RTL_HIF_EXEC_SRCS) $(RTL_HIF_CDC_SRCS)
