@@ -38,6 +38,7 @@ include mk/training.mk     # libwsetrain, wsetrain
 
 # ---- RTL: lint, then the parts from the leaves up ---------------------------
 TEST_STAGES += lint
+include rtl/files.mk       # the RTL source lists, one per rtl/ folder
 include mk/rtl-common.mk   # flow settings, the leaves' lint
 include mk/core.mk         # the tile core, the mesh of tiles, gate level
 include mk/fpu.mk          # the FPU

@@ -8,7 +8,6 @@ DEB_PKGS     += qemu-system-misc gcc-riscv64-unknown-elf picolibc-riscv64-unknow
 
 # ---- RTL ---------------------------------------------------------------------
 # The PE: the core, the dataflow unit and the FPU (rtl/*/files.mk).
-include rtl/files.mk
 CORE_PE_PKGS := $(RTL_PE_PKGS) $(RTL_DF_PKGS) $(RTL_FPU_PKGS)
 CORE_PKGS    := $(call RTL_CFG_PKG,$(CORE_BOARD)) $(RTL_PKG_SRCS) $(CORE_PE_PKGS)
 CORE_PE_MODS := $(RTL_PE_SRCS) $(RTL_DF_SRCS) $(RTL_FPU_SRCS) $(RTL_FPU_COP_SRCS)

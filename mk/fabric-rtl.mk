@@ -5,7 +5,6 @@
 #   FABRIC_RTL_INC                    include flags (prim_assert.svh)
 # docs/fabric.md describes the interfaces.
 
-include rtl/files.mk
 FABRIC_RTL_SRCS := $(RTL_PKG_SRCS) $(RTL_FABRIC_PKGS) $(RTL_PRIM_FABRIC_SRCS) \
 	$(RTL_FABRIC_SRCS) $(RTL_TILE_FABRIC_SRCS) $(RTL_MESH_FABRIC_SRCS)
 FABRIC_RTL_INC  := $(RTL_PRIM_INC)

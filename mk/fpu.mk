@@ -7,7 +7,6 @@
 #   synth-fpu      Yosys cells and longest path
 #   bench-fpu      BENCH fpu.* figures
 
-include rtl/files.mk
 FPU_RTL := $(RTL_FPU_PKGS) $(RTL_FPU_SRCS)
 FPU_DIR    := $(BUILD)/fpu
 FPU_MODEL  := tests/fpu/fpu_model.c tests/fpu/fpu_gen.c

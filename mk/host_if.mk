@@ -6,7 +6,6 @@
 #   make test-full-host-if  receiver 4 x 100,000 packets, transmitter 2 x 30,000
 #   make lint-host-if       verilator --lint-only -Wall
 
-include rtl/files.mk
 # The generic crossing leaves (rtl/prim): asynchronous FIFO, synchronizer.
 HIF_RTL  := $(RTL_PRIM_CDC_SRCS)
 HIF_RX   := $(RTL_HIF_RX_SRCS)

@@ -1,7 +1,6 @@
 # Shared RTL flow settings and the lint of the common leaves (rtl/prim,
 # rtl/pkg). Part fragments reuse VERILATOR_LINT and RTL_INC; the source
-# lists are rtl/*/files.mk (each RTL fragment includes rtl/files.mk).
-include rtl/files.mk
+# lists are rtl/*/files.mk, included through rtl/files.mk by the Makefile.
 
 VERILATOR      ?= verilator
 RTL_INC        := $(RTL_PRIM_INC)
