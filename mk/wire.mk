@@ -44,7 +44,7 @@ $(BUILD)/tests/wire/check_wire: tests/wire/check_wire.c include/wsemu/wse_wire.h
 	$(CC) -std=c11 $(CLIB_WARN) -Iinclude -o $@ $<
 
 test-wire: $(BUILD)/tests/wire/check_wire wire
-	$< rtl/pkg/wse_pkg.sv rtl/fabric/wse_mgmt_pkg.sv
+	$< $(RTL_PKG_SRCS) $(RTL_FABRIC_PKGS)
 	@echo "--- the freestanding headers alone (host, rv32)"
 	$(CC) -std=c11 -ffreestanding -nostdinc $(CLIB_WARN) -pedantic -Iinclude -c -o /dev/null tests/wire/wire_freestanding.c
 	riscv64-unknown-elf-gcc -march=rv32imf -mabi=ilp32f -std=c11 -ffreestanding -nostdinc \
