@@ -1,11 +1,15 @@
 # wsemu-fast: the functional model of the board, in C (docs/wsemu-fast.md).
-# So far the tile core's instruction-set model (sim/fast/), its library
-# libwsefast.a, and tb_fast, a one-tile harness with tb_pe's command line.
+# The tile core's instruction-set model (sim/fast/), its library
+# libwsefast.a, and tb_fast, a one-tile harness with tb_pe's command line;
+# the dataflow unit and the board's fabric (libwsefast-df.a) and
+# tb_fast_df, the harness of tb_df and tb_mesh_df's command lines.
 #   test-fast-iss  the API test; every program of test-core and
 #                  test-fpu-isa on tb_fast against QEMU (compare.sh) and
 #                  against the RTL tile (tests/fast/compare-rtl.sh), and
 #                  random-word programs against the RTL tile
 #   test-fast-iss-full  the same on test-full's long random sets
+#   test-fast-df   the dataflow programs of test-pe-dataflow on tb_df and
+#                  tb_fast_df, compared (tests/fast/compare-df.sh)
 #   bench-fast     BENCH fast.iss_mips, fast.iss_cycles_per_second_4x4
 # Uses mk/core.mk (the ELFs, the RTL harness, the board's wse_cfg.h) and
 # mk/fpu.mk (the F ELFs, the FPU C model and its compiler flags), and
@@ -110,3 +114,46 @@ test-fast-iss-full: $(FAST_TB) $(CORE_TB_PE) $(FAST_ISS_ELFS_FULL) $(FAST_FUZZ_E
 	@tests/fast/compare-rtl.sh $(FAST_BUILD)/run-rtl-full $(CORE_TB_PE) $(FAST_TB) $(FAST_ISS_ELFS_FULL) \
 	  $(FAST_FUZZ_ELFS_FULL) >$(FAST_BUILD)/rtl-full.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/rtl-full.log; exit $$rc
 TEST_FULL_STAGES += test-fast-iss-full
+
+# ---- The dataflow unit, the routers and the board (wse_fast_df.h, wse_fast_board.h) ----
+FAST_DF_HDRS := sim/fast/wse_fast_df.h sim/fast/wse_fast_board.h $(FAST_HDRS)
+FAST_DF_LIB  := $(FAST_BUILD)/libwsefast-df.a
+FAST_TB_DF   := $(FAST_BUILD)/tb_fast_df
+
+# The engine's element arithmetic is the vector engine's C model, unchanged.
+$(FAST_BUILD)/vec_model.o: tests/dataflow/vec_model.c tests/dataflow/vec_model.h $(FPU_MODEL_H)
+	@mkdir -p $(dir $@)
+	$(FPU_HOSTCC) -Itests/dataflow -Itests/fpu -c -o $@ $<
+$(FAST_BUILD)/wsf_df.o: sim/fast/wsf_df.c $(FAST_DF_HDRS) tests/dataflow/vec_model.h mk/fast.mk
+	@mkdir -p $(dir $@)
+	$(FAST_CC) -O3 -Itests/dataflow -c -o $@ $<
+$(FAST_BUILD)/wsf_board.o: sim/fast/wsf_board.c $(FAST_DF_HDRS) mk/fast.mk
+	@mkdir -p $(dir $@)
+	$(FAST_CC) -O3 -c -o $@ $<
+$(FAST_DF_LIB): $(FAST_BUILD)/wsf_board.o $(FAST_BUILD)/wsf_df.o $(FAST_BUILD)/vec_model.o
+	rm -f $@
+	ar rcs $@ $^
+$(FAST_TB_DF): sim/fast/tb_fast_df.c sim/fast/wsf_elf.h $(FAST_DF_HDRS) $(FAST_BUILD)/wsf_elf.o \
+	    $(FAST_DF_LIB) $(FAST_LIB) $(CORE_CFG)/wse_cfg.h
+	$(FAST_CC) -include $(CORE_CFG)/wse_cfg.h -o $@ $< $(FAST_BUILD)/wsf_elf.o $(FAST_DF_LIB) $(FAST_LIB)
+
+# The dataflow programs of test-pe-dataflow on the RTL PE harness and on
+# tb_fast_df, compared: exit status, console, wavelets sent per color, and
+# the DMEM words of data and bss (tests/fast/compare-df.sh). mk/dataflow.mk
+# is read after this file: its programs and harness are made in the recipe.
+# The API test of the dataflow unit and the board, with ASan+UBSan.
+FAST_DF_SAN_SRCS := tests/fast/test_fast_df.c sim/fast/wsf_board.c sim/fast/wsf_df.c sim/fast/wsf_tile.c \
+	tests/dataflow/vec_model.c tests/fpu/fpu_model.c
+FAST_DF_TEST_SAN := $(FAST_BUILD)/san/test_fast_df
+$(FAST_DF_TEST_SAN): $(FAST_DF_SAN_SRCS) $(FAST_DF_HDRS) tests/dataflow/vec_model.h $(FPU_MODEL_H)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -Itests/fpu \
+	  -Itests/dataflow -o $@ $(FAST_DF_SAN_SRCS)
+
+.PHONY: test-fast-df
+test-fast-df: $(FAST_TB_DF) $(FAST_DF_TEST_SAN)
+	$(FAST_DF_TEST_SAN)
+	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_ELFS)
+	@tests/fast/compare-df.sh $(FAST_BUILD)/df-run $(DF_TB) $(FAST_TB_DF) $(DF_ELFS) \
+	  >$(FAST_BUILD)/df.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/df.log; exit $$rc
+TEST_STAGES += test-fast-df
