@@ -150,10 +150,15 @@ $(FAST_DF_TEST_SAN): $(FAST_DF_SAN_SRCS) $(FAST_DF_HDRS) tests/dataflow/vec_mode
 	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -Itests/fpu \
 	  -Itests/dataflow -o $@ $(FAST_DF_SAN_SRCS)
 
+# Then the board: test-core-mesh's program on the 16 tiles of the model
+# (signatures against QEMU) and test-pe-mesh's dataflow layer on the RTL
+# mesh and on the model (tests/fast/compare-mesh.sh).
 .PHONY: test-fast-df
-test-fast-df: $(FAST_TB_DF) $(FAST_DF_TEST_SAN)
+test-fast-df: $(FAST_TB_DF) $(FAST_DF_TEST_SAN) $(CORE_BUILD)/elf/tiles.elf
 	$(FAST_DF_TEST_SAN)
-	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_ELFS)
+	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_ELFS) $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf
 	@tests/fast/compare-df.sh $(FAST_BUILD)/df-run $(DF_TB) $(FAST_TB_DF) $(DF_ELFS) \
 	  >$(FAST_BUILD)/df.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/df.log; exit $$rc
+	@tests/fast/compare-mesh.sh $(FAST_BUILD)/mesh-run $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf \
+	  $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes
 TEST_STAGES += test-fast-df

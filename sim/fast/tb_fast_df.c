@@ -5,7 +5,7 @@
  *
  *   tb_fast_df PROG.elf [--max-cycles N] [--stats] [--loop SRC:DST]
  *              [--sink C] [--feed C:N] [--feed-gap G] [--latency L]
- *              [--sig FILE] [--dmem FILE]
+ *              [--sig FILE] [--dmem FILE] [--quantum N]
  *     one tile with tb_df's model of its router on the RAMP
  *     (tests/dataflow/tb_df.cpp): what the PE sends comes back on the
  *     same color (or DST, or is dropped with --sink) in the same round
@@ -15,12 +15,16 @@
  *     code, 2 time-out, 3 usage or load error.
  *
  *   tb_fast_df PROG.elf --mesh ROUTES [--max-cycles N] [--dmem FILE]
+ *              [--sig-dir DIR]
  *     the program on every tile of the board (wse_cfg.h), the route
- *     entries of ROUTES ("x y color rx tx" lines), as tb_mesh_df: the
+ *     entries of ROUTES ("x y color rx tx" lines; "none": no routes), as
+ *     tb_mesh_df; --sig-dir writes each tile's signature to
+ *     DIR/tile-X-Y.sig (as tb_mesh's --sig-dir); the
  *     consoles as "[x,y] text" lines, every stream-out wavelet as
  *     "OUT W|E row ctrl color data" lines. Exit status 0 every tile
  *     passed, 1 a tile failed, 2 time-out, 3 setup.
  *
+ * --quantum N sets the board's round (wse_fast_board.h; default 32).
  * --sig FILE writes tile (0,0)'s words from begin_signature to
  * end_signature as "S:xxxxxxxx" lines, as tb_df does (after a pass).
  * --dmem FILE writes every tile's DMEM as "x y word-address value" lines.
@@ -206,8 +210,9 @@ static int tb_routes(struct wse_fast_board *b, const char *path, unsigned *n)
 
 int main(int argc, char **argv)
 {
-	const char *elf_path = NULL, *routes = NULL, *dmem = NULL, *sig = NULL;
+	const char *elf_path = NULL, *routes = NULL, *dmem = NULL, *sig = NULL, *sig_dir = NULL;
 	uint64_t max_cycles = 1000000;
+	uint32_t quantum = 0;
 	bool stats = false;
 	static struct tb_ramp h;
 	for (unsigned c = 0; c < 32; c++)
@@ -219,12 +224,16 @@ int main(int argc, char **argv)
 		unsigned long long n;
 		if (!strcmp(a, "--max-cycles") && i + 1 < argc)
 			max_cycles = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(a, "--quantum") && i + 1 < argc)
+			quantum = (uint32_t)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--stats"))
 			stats = true;
 		else if (!strcmp(a, "--mesh") && i + 1 < argc)
 			routes = argv[++i];
 		else if (!strcmp(a, "--sig") && i + 1 < argc)
 			sig = argv[++i];
+		else if (!strcmp(a, "--sig-dir") && i + 1 < argc)
+			sig_dir = argv[++i];
 		else if (!strcmp(a, "--dmem") && i + 1 < argc)
 			dmem = argv[++i];
 		else if (!strcmp(a, "--loop") && i + 1 < argc) {
@@ -263,7 +272,7 @@ int main(int argc, char **argv)
 	static const uint8_t color_vc[32] = WSE_CFG_COLOR_VC_MAP;
 	struct wse_fast_board_cfg cfg = {
 		.cols = cols, .rows = rows, .imem_bytes = WSE_CFG_IMEM_BYTES,
-		.dmem_bytes = WSE_CFG_DMEM_BYTES, .dmem_banks = WSE_CFG_DMEM_BANKS,
+		.dmem_bytes = WSE_CFG_DMEM_BYTES, .dmem_banks = WSE_CFG_DMEM_BANKS, .quantum = quantum,
 		.df = { .ramp_color_depth = WSE_CFG_RAMP_COLOR_DEPTH, .num_vc = WSE_CFG_NUM_VC,
 			.vc_depth = WSE_CFG_VC_DEPTH }
 	};
@@ -288,7 +297,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (routes) {
-		if (tb_routes(b, routes, &nroutes) != 0)
+		if (strcmp(routes, "none") && tb_routes(b, routes, &nroutes) != 0)
 			return 3;
 		wse_fast_board_set_outlet(b, tb_outlet, NULL);
 	} else {
@@ -349,6 +358,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tb_fast_df: TIMEOUT after %" PRIu64 " cycles\n", now);
 	if (dmem && tb_dump_dmem(b, cols, rows, dmem) != 0)
 		rc = 3;
+	for (unsigned i = 0; sig_dir && routes && i < nt; i++) {
+		struct wse_fast_tile *t;
+		char path[4096];
+		snprintf(path, sizeof path, "%s/tile-%u-%u.sig", sig_dir, i % cols, i / cols);
+		wse_fast_board_tile(b, i % cols, i / cols, &t, NULL);
+		if (wsf_elf_signature(&elf, t, path, "tb_fast_df") < 0)
+			rc = 3;
+	}
 	if (sig && rc == 0) {
 		struct wse_fast_tile *t;
 		wse_fast_board_tile(b, 0, 0, &t, NULL);
@@ -357,5 +374,10 @@ int main(int argc, char **argv)
 	}
 	wse_fast_board_destroy(b);
 	wsf_elf_close(&elf);
+	for (unsigned i = 0; i < nt; i++)
+		free(con[i].buf);
+	free(con);
+	for (unsigned c = 0; c < 32; c++)
+		free(h.wait[c]);
 	return rc;
 }

@@ -43,7 +43,7 @@ struct wsf_node {
 	struct wsf_entry ramp_head[WSE_FAST_MAX_VC];
 	wse_fast_ramp_fn hook;
 	void *hook_ctx;
-	bool ended;
+	bool ended, waiting;
 	uint64_t budget, debt, elems;
 };
 
@@ -383,9 +383,22 @@ static int wsf_pass(struct wse_fast_board *b, unsigned *left)
 	*left = 0;
 	for (unsigned i = 0; i < nodes; i++) {
 		struct wsf_node *n = &b->nodes[i];
+		/* A core that waited while its engines worked resumes at their
+		 * time in the round (the wait counts as idle cycles). */
+		if (n->waiting && !n->ended && n->budget && b->cfg.quantum - n->budget < n->elems) {
+			uint64_t skip = n->budget - (b->cfg.quantum - n->elems);
+			int r = wse_fast_tile_idle(n->tile, skip);
+			if (r < 0)
+				return r;
+			n->budget -= skip;
+		}
 		if (!n->ended && n->budget) {
 			uint64_t c;
-			int r = wse_fast_df_run_core(n->df, n->budget, &c);
+			struct wse_fast_df_state st;
+			int r = wse_fast_df_state(n->df, &st);
+			if (r < 0)
+				return r;
+			r = wse_fast_df_run_core(n->df, n->budget, &c);
 			if (r < 0)
 				return r;
 			if (c > n->budget) {
@@ -394,15 +407,22 @@ static int wsf_pass(struct wse_fast_board *b, unsigned *left)
 			}
 			n->budget -= c;
 			moved += c != 0;
+			n->waiting = r == WSE_FAST_DF_BLOCKED || r == WSE_FAST_DF_HALTED;
+			/* idle engines start what the core issued at the core's time */
+			if (!st.vec_busy && !st.mov_busy && n->elems < b->cfg.quantum - n->budget)
+				n->elems = b->cfg.quantum - n->budget;
 			if (r == WSE_FAST_DF_EXIT)
 				n->ended = true;
 		}
-		if (n->elems) {
+		/* The engines do not run ahead of their core's time in the
+		 * round, unless the core waits (for them, or for the fabric). */
+		uint64_t upto = n->ended || n->waiting ? b->cfg.quantum : b->cfg.quantum - n->budget;
+		if (n->elems < upto) {
 			uint64_t e;
-			int r = wse_fast_df_run_engines(n->df, n->elems, &e);
+			int r = wse_fast_df_run_engines(n->df, upto - n->elems, &e);
 			if (r < 0)
 				return r;
-			n->elems -= e;
+			n->elems += e;
 			moved += e != 0;
 		}
 	}
@@ -434,7 +454,8 @@ int wse_fast_board_run(struct wse_fast_board *b, uint64_t max_cycles, bool *done
 			struct wsf_node *n = &b->nodes[i];
 			n->budget = n->debt < b->cfg.quantum ? b->cfg.quantum - n->debt : 0;
 			n->debt = n->debt < b->cfg.quantum ? 0 : n->debt - b->cfg.quantum;
-			n->elems = b->cfg.quantum;
+			n->elems = 0; /* elements done this round */
+			n->waiting = false;
 		}
 		int moved;
 		do {

@@ -376,10 +376,11 @@ static int wsf_elem(struct wse_fast_df *df, struct wsf_chan *ch, bool is_move)
 		return r;
 	}
 advance:
-	if (++e->i0 == op->d.len0) {
+	/* a length of 0 is 65536, as the RTL's 16-bit element counters run */
+	if (++e->i0 == (op->d.len0 ? op->d.len0 : 65536u)) {
 		e->i0 = 0;
 		e->have_s = false;
-		if (++e->i1 == op->d.len1) {
+		if (++e->i1 == (op->d.len1 ? op->d.len1 : 65536u)) {
 			wsf_chan_retire(df, ch);
 			return 1;
 		}

@@ -8,6 +8,9 @@
 #   - the program's DMEM words: data and bss (0x8010_0000 up to __bss_end),
 #     dumped by both harnesses through --sig from a copy of the ELF with
 #     begin_signature/end_signature symbols added.
+# The model runs again with other round lengths (QUANTA, default "1 8 200":
+# the board's quantum, wse_fast_board.h): exit status, console and DMEM
+# words must stay the RTL's, as results do not depend on the schedule.
 # A difference is printed as "DIFF name: ..." with both values (a DMEM word
 # as its address, the RTL's value and the model's).
 # Usage: compare-df.sh OUTDIR TB_DF TB_FAST_DF ELF...
@@ -52,6 +55,15 @@ for elf in "$@"; do
 	else
 		bad="$bad no DMEM dump;"
 	fi
+	for q in ${QUANTA:-1 8 200}; do
+		# shellcheck disable=SC2086
+		"$fast" "$sig_elf" --quantum "$q" --max-cycles "${DF_MAX_CYCLES:-3000000}" \
+			--sig "$out/$name.q$q.sig" $opts >"$out/$name.q$q.out" 2>"$out/$name.q$q.err"
+		rc_q=$?
+		[ $rc_q -eq $rc_rtl ] || bad="$bad quantum $q: exit status: rtl $rc_rtl, fast $rc_q;"
+		cmp -s "$out/$name.rtl.out" "$out/$name.q$q.out" || bad="$bad quantum $q: console differs;"
+		cmp -s "$out/$name.rtl.sig" "$out/$name.q$q.sig" || bad="$bad quantum $q: DMEM differs;"
+	done
 	if [ -n "$bad" ]; then
 		fails=$((fails + 1))
 		echo "DIFF $name:$bad"

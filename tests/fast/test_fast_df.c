@@ -6,7 +6,8 @@
  * credits, route entries, and a two-tile program: tile (0,0) sends a
  * wavelet that its route multicasts to its own PE and east to (1,0),
  * which takes it from the west and sends it on east, off the board (the
- * east stream); both receive it with df.rd.
+ * east stream); both receive it with df.rd. The west stream's wavelets
+ * enter (0,0) and wait in its PE's queue, as far as it has room.
  */
 #include <stdio.h>
 #include <string.h>
@@ -126,6 +127,13 @@ static void test_board(void)
 	CHECK(wse_fast_board_route(b, 0, 0, 5, 0x10, 0x12) == 0);
 	CHECK(wse_fast_board_route(b, 1, 0, 5, 0x08, 0x12) == 0);
 	CHECK(wse_fast_board_set_outlet(b, on_outlet, NULL) == 0);
+	/* the west stream of row 0: color 6 into (0,0)'s PE, color 7 dropped
+	 * (not in its rx mask); 5 wavelets, of which the PE's queue holds 3 */
+	CHECK(wse_fast_board_route(b, 0, 0, 6, 0x08, 0x10) == 0);
+	CHECK(wse_fast_board_route(b, 0, 0, 7, 0x10, 0x10) == 0);
+	for (unsigned k = 0; k < 5; k++)
+		CHECK(wse_fast_board_intake(b, WSE_FAST_EDGE_WEST, 0, WSE_FAST_WAVELET(0, 6, k)) == 0);
+	CHECK(wse_fast_board_intake(b, WSE_FAST_EDGE_WEST, 0, WSE_FAST_WAVELET(0, 7, 1)) == 0);
 	for (unsigned x = 0; x < 2; x++) {
 		CHECK(wse_fast_board_tile(b, x, 0, &t[x], NULL) == 0);
 		CHECK(wse_fast_tile_mem_write(t[x], WSE_FAST_IMEM_BASE, prog, sizeof prog / 4) == 0);
@@ -140,6 +148,10 @@ static void test_board(void)
 		CHECK(wse_fast_tile_status(t[x], &st) == 0 && st.done && st.exit_value == 1);
 	}
 	CHECK(outlets == 1 && outlet_w == WSE_FAST_WAVELET(0, 5, 0x42));
+	struct wse_fast_df *df;
+	struct wse_fast_df_state st;
+	CHECK(wse_fast_board_tile(b, 0, 0, NULL, &df) == 0 && wse_fast_df_state(df, &st) == 0);
+	CHECK(st.queued[6] == 3 && st.queued[7] == 0 && st.queued[5] == 0);
 	uint64_t now;
 	CHECK(wse_fast_board_now(b, &now) == 0 && now > 0 && now < 10000);
 	wse_fast_board_destroy(b);
