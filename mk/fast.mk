@@ -9,7 +9,10 @@
 #                  random-word programs against the RTL tile
 #   test-fast-iss-full  the same on test-full's long random sets
 #   test-fast-df   the dataflow programs of test-pe-dataflow on tb_df and
-#                  tb_fast_df, compared (tests/fast/compare-df.sh)
+#                  tb_fast_df, compared (tests/fast/compare-df.sh); the
+#                  tiles and mesh programs on the model's 4x4 board
+#   test-fast-df-full  the same with the RTL mesh and the long random
+#                  vector programs
 #   bench-fast     BENCH fast.iss_mips, fast.iss_cycles_per_second_4x4
 # Uses mk/core.mk (the ELFs, the RTL harness, the board's wse_cfg.h) and
 # mk/fpu.mk (the F ELFs, the FPU C model and its compiler flags), and
@@ -151,14 +154,26 @@ $(FAST_DF_TEST_SAN): $(FAST_DF_SAN_SRCS) $(FAST_DF_HDRS) tests/dataflow/vec_mode
 	  -Itests/dataflow -o $@ $(FAST_DF_SAN_SRCS)
 
 # Then the board: test-core-mesh's program on the 16 tiles of the model
-# (signatures against QEMU) and test-pe-mesh's dataflow layer on the RTL
-# mesh and on the model (tests/fast/compare-mesh.sh).
-.PHONY: test-fast-df
+# (signatures against QEMU) and test-pe-mesh's dataflow layer on the model
+# (every tile passes its checks; the same DMEM at other round lengths),
+# tests/fast/compare-mesh.sh. test-fast-df-full compares that layer with
+# the RTL mesh too (a minute of CPU on the RTL) and the long random vector
+# programs of test-pe-dataflow-full with the RTL PE.
+.PHONY: test-fast-df test-fast-df-full
 test-fast-df: $(FAST_TB_DF) $(FAST_DF_TEST_SAN) $(CORE_BUILD)/elf/tiles.elf
 	$(FAST_DF_TEST_SAN)
-	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_ELFS) $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf
+	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_ELFS) $(DF_BUILD)/elf/mesh.elf
 	@tests/fast/compare-df.sh $(FAST_BUILD)/df-run $(DF_TB) $(FAST_TB_DF) $(DF_ELFS) \
 	  >$(FAST_BUILD)/df.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/df.log; exit $$rc
 	@tests/fast/compare-mesh.sh $(FAST_BUILD)/mesh-run $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf \
+	  - $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes
+test-fast-df-full: $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf
+	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf \
+	  $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf/vec_ops-$(s).elf)
+	@tests/fast/compare-df.sh $(FAST_BUILD)/df-run-full $(DF_TB) $(FAST_TB_DF) \
+	  $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf/vec_ops-$(s).elf) \
+	  >$(FAST_BUILD)/df-full.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/df-full.log; exit $$rc
+	@tests/fast/compare-mesh.sh $(FAST_BUILD)/mesh-run-full $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf \
 	  $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes
+TEST_FULL_STAGES += test-fast-df-full
 TEST_STAGES += test-fast-df
