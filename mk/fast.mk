@@ -13,7 +13,8 @@
 #                  tiles and mesh programs on the model's 4x4 board
 #   test-fast-df-full  the same with the RTL mesh and the long random
 #                  vector programs
-#   bench-fast     BENCH fast.iss_mips, fast.iss_cycles_per_second_4x4
+#   bench-fast     BENCH fast.iss_mips, fast.iss_cycles_per_second_4x4,
+#                  fast.df_mesh_cycles_per_second_4x4
 # Uses mk/core.mk (the ELFs, the RTL harness, the board's wse_cfg.h) and
 # mk/fpu.mk (the F ELFs, the FPU C model and its compiler flags), and
 # mk/clib.mk's sanitizer flags.
@@ -98,13 +99,20 @@ TEST_STAGES += test-fast-iss
 # Instructions per CPU-second of the model: tests/core/bench/spin.c (ALU,
 # multiply, load and store work, endless) for FAST_BENCH_CYCLES model cycles;
 # then spin.c on the 16 tile cores of a 4x4 board (no fabric yet), run
-# round-robin 1000 cycles at a time, in board cycles per CPU-second.
+# round-robin 1000 cycles at a time, in board cycles per CPU-second; then
+# test-pe-mesh's dataflow layer on the whole 4x4 board (cores, dataflow
+# units, routers), 20 runs, in board cycles per CPU-second.
 FAST_BENCH_CYCLES      ?= 300000000
 FAST_BENCH_MESH_CYCLES ?= 10000000
 bench-fast: $(FAST_TB) $(CORE_BUILD)/elf/spin.elf
 	@$(FAST_TB) $(CORE_BUILD)/elf/spin.elf --max-cycles $(FAST_BENCH_CYCLES) --stats 2>&1 >/dev/null | \
 	  sed -n 's/.* \([0-9.]*\) MIPS$$/BENCH fast.iss_mips \1/p' | grep BENCH
 	@$(FAST_TB) $(CORE_BUILD)/elf/spin.elf --mesh 4x4 --max-cycles $(FAST_BENCH_MESH_CYCLES) 2>/dev/null | grep BENCH
+	@$(MAKE) -s --no-print-directory $(FAST_TB_DF) $(DF_BUILD)/elf/mesh.elf
+	@for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do \
+	  $(FAST_TB_DF) $(DF_BUILD)/elf/mesh.elf --mesh tests/dataflow/mesh-$(CORE_BOARD).routes 2>&1 >/dev/null | \
+	    grep 'tiles passed'; done | \
+	  awk '{ c += $$4; s += $$(NF - 2) } END { printf "BENCH fast.df_mesh_cycles_per_second_4x4 %.0f\n", c / s }'
 BENCH_STAGES += bench-fast
 
 # The long random programs of test-core-full and test-fpu-isa-full on the

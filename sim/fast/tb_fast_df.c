@@ -347,7 +347,7 @@ int main(int argc, char **argv)
 	}
 	fflush(stdout);
 	if (stats || routes)
-		fprintf(stderr, "tb_fast_df: %u routes, %" PRIu64 " cycles, %u/%u tiles passed, %.3f s CPU\n",
+		fprintf(stderr, "tb_fast_df: %u routes, %" PRIu64 " cycles, %u/%u tiles passed, %.6f s CPU\n",
 			nroutes, now, passed, nt, cpu);
 	if (stats && !routes)
 		for (unsigned c = 0; c < 32; c++)
