@@ -1,12 +1,20 @@
 # wsemu-fast: the functional model of the board, in C (docs/wsemu-fast.md).
-# So far the tile core's instruction-set model (sim/fast/), its library
-# libwsefast.a, and tb_fast, a one-tile harness with tb_pe's command line.
+# The tile core's instruction-set model (sim/fast/), its library
+# libwsefast.a, and tb_fast, a one-tile harness with tb_pe's command line;
+# the dataflow unit and the board's fabric (libwsefast-df.a) and
+# tb_fast_df, the harness of tb_df and tb_mesh_df's command lines.
 #   test-fast-iss  the API test; every program of test-core and
 #                  test-fpu-isa on tb_fast against QEMU (compare.sh) and
 #                  against the RTL tile (tests/fast/compare-rtl.sh), and
 #                  random-word programs against the RTL tile
 #   test-fast-iss-full  the same on test-full's long random sets
-#   bench-fast     BENCH fast.iss_mips, fast.iss_cycles_per_second_4x4
+#   test-fast-df   the dataflow programs of test-pe-dataflow on tb_df and
+#                  tb_fast_df, compared (tests/fast/compare-df.sh); the
+#                  tiles and mesh programs on the model's 4x4 board
+#   test-fast-df-full  the same with the RTL mesh and the long random
+#                  vector programs
+#   bench-fast     BENCH fast.iss_mips, fast.iss_cycles_per_second_4x4,
+#                  fast.df_mesh_cycles_per_second_4x4
 # Uses mk/core.mk (the ELFs, the RTL harness, the board's wse_cfg.h) and
 # mk/fpu.mk (the F ELFs, the FPU C model and its compiler flags), and
 # mk/clib.mk's sanitizer flags.
@@ -91,13 +99,20 @@ TEST_STAGES += test-fast-iss
 # Instructions per CPU-second of the model: tests/core/bench/spin.c (ALU,
 # multiply, load and store work, endless) for FAST_BENCH_CYCLES model cycles;
 # then spin.c on the 16 tile cores of a 4x4 board (no fabric yet), run
-# round-robin 1000 cycles at a time, in board cycles per CPU-second.
+# round-robin 1000 cycles at a time, in board cycles per CPU-second; then
+# test-pe-mesh's dataflow layer on the whole 4x4 board (cores, dataflow
+# units, routers), 20 runs, in board cycles per CPU-second.
 FAST_BENCH_CYCLES      ?= 300000000
 FAST_BENCH_MESH_CYCLES ?= 10000000
 bench-fast: $(FAST_TB) $(CORE_BUILD)/elf/spin.elf
 	@$(FAST_TB) $(CORE_BUILD)/elf/spin.elf --max-cycles $(FAST_BENCH_CYCLES) --stats 2>&1 >/dev/null | \
 	  sed -n 's/.* \([0-9.]*\) MIPS$$/BENCH fast.iss_mips \1/p' | grep BENCH
 	@$(FAST_TB) $(CORE_BUILD)/elf/spin.elf --mesh 4x4 --max-cycles $(FAST_BENCH_MESH_CYCLES) 2>/dev/null | grep BENCH
+	@$(MAKE) -s --no-print-directory $(FAST_TB_DF) $(DF_BUILD)/elf/mesh.elf
+	@for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do \
+	  $(FAST_TB_DF) $(DF_BUILD)/elf/mesh.elf --mesh tests/dataflow/mesh-$(CORE_BOARD).routes 2>&1 >/dev/null | \
+	    grep 'tiles passed'; done | \
+	  awk '{ c += $$4; s += $$(NF - 2) } END { printf "BENCH fast.df_mesh_cycles_per_second_4x4 %.0f\n", c / s }'
 BENCH_STAGES += bench-fast
 
 # The long random programs of test-core-full and test-fpu-isa-full on the
@@ -110,3 +125,63 @@ test-fast-iss-full: $(FAST_TB) $(CORE_TB_PE) $(FAST_ISS_ELFS_FULL) $(FAST_FUZZ_E
 	@tests/fast/compare-rtl.sh $(FAST_BUILD)/run-rtl-full $(CORE_TB_PE) $(FAST_TB) $(FAST_ISS_ELFS_FULL) \
 	  $(FAST_FUZZ_ELFS_FULL) >$(FAST_BUILD)/rtl-full.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/rtl-full.log; exit $$rc
 TEST_FULL_STAGES += test-fast-iss-full
+
+# ---- The dataflow unit, the routers and the board (wse_fast_df.h, wse_fast_board.h) ----
+FAST_DF_HDRS := sim/fast/wse_fast_df.h sim/fast/wse_fast_board.h $(FAST_HDRS)
+FAST_DF_LIB  := $(FAST_BUILD)/libwsefast-df.a
+FAST_TB_DF   := $(FAST_BUILD)/tb_fast_df
+
+# The engine's element arithmetic is the vector engine's C model, unchanged.
+$(FAST_BUILD)/vec_model.o: tests/dataflow/vec_model.c tests/dataflow/vec_model.h $(FPU_MODEL_H)
+	@mkdir -p $(dir $@)
+	$(FPU_HOSTCC) -Itests/dataflow -Itests/fpu -c -o $@ $<
+$(FAST_BUILD)/wsf_df.o: sim/fast/wsf_df.c $(FAST_DF_HDRS) tests/dataflow/vec_model.h mk/fast.mk
+	@mkdir -p $(dir $@)
+	$(FAST_CC) -O3 -Itests/dataflow -c -o $@ $<
+$(FAST_BUILD)/wsf_board.o: sim/fast/wsf_board.c $(FAST_DF_HDRS) mk/fast.mk
+	@mkdir -p $(dir $@)
+	$(FAST_CC) -O3 -c -o $@ $<
+$(FAST_DF_LIB): $(FAST_BUILD)/wsf_board.o $(FAST_BUILD)/wsf_df.o $(FAST_BUILD)/vec_model.o
+	rm -f $@
+	ar rcs $@ $^
+$(FAST_TB_DF): sim/fast/tb_fast_df.c sim/fast/wsf_elf.h $(FAST_DF_HDRS) $(FAST_BUILD)/wsf_elf.o \
+	    $(FAST_DF_LIB) $(FAST_LIB) $(CORE_CFG)/wse_cfg.h
+	$(FAST_CC) -include $(CORE_CFG)/wse_cfg.h -o $@ $< $(FAST_BUILD)/wsf_elf.o $(FAST_DF_LIB) $(FAST_LIB)
+
+# The dataflow programs of test-pe-dataflow on the RTL PE harness and on
+# tb_fast_df, compared: exit status, console, wavelets sent per color, and
+# the DMEM words of data and bss (tests/fast/compare-df.sh). mk/dataflow.mk
+# is read after this file: its programs and harness are made in the recipe.
+# The API test of the dataflow unit and the board, with ASan+UBSan.
+FAST_DF_SAN_SRCS := tests/fast/test_fast_df.c sim/fast/wsf_board.c sim/fast/wsf_df.c sim/fast/wsf_tile.c \
+	tests/dataflow/vec_model.c tests/fpu/fpu_model.c
+FAST_DF_TEST_SAN := $(FAST_BUILD)/san/test_fast_df
+$(FAST_DF_TEST_SAN): $(FAST_DF_SAN_SRCS) $(FAST_DF_HDRS) tests/dataflow/vec_model.h $(FPU_MODEL_H)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -Itests/fpu \
+	  -Itests/dataflow -o $@ $(FAST_DF_SAN_SRCS)
+
+# Then the board: test-core-mesh's program on the 16 tiles of the model
+# (signatures against QEMU) and test-pe-mesh's dataflow layer on the model
+# (every tile passes its checks; the same DMEM at other round lengths),
+# tests/fast/compare-mesh.sh. test-fast-df-full compares that layer with
+# the RTL mesh too (a minute of CPU on the RTL) and the long random vector
+# programs of test-pe-dataflow-full with the RTL PE.
+.PHONY: test-fast-df test-fast-df-full
+test-fast-df: $(FAST_TB_DF) $(FAST_DF_TEST_SAN) $(CORE_BUILD)/elf/tiles.elf
+	$(FAST_DF_TEST_SAN)
+	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_ELFS) $(DF_BUILD)/elf/mesh.elf
+	@tests/fast/compare-df.sh $(FAST_BUILD)/df-run $(DF_TB) $(FAST_TB_DF) $(DF_ELFS) \
+	  >$(FAST_BUILD)/df.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/df.log; exit $$rc
+	@tests/fast/compare-mesh.sh $(FAST_BUILD)/mesh-run $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf \
+	  - $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes
+test-fast-df-full: $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf
+	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf \
+	  $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf/vec_ops-$(s).elf)
+	@tests/fast/compare-df.sh $(FAST_BUILD)/df-run-full $(DF_TB) $(FAST_TB_DF) \
+	  $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf/vec_ops-$(s).elf) \
+	  >$(FAST_BUILD)/df-full.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/df-full.log; exit $$rc
+	@tests/fast/compare-mesh.sh $(FAST_BUILD)/mesh-run-full $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf \
+	  $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes
+TEST_FULL_STAGES += test-fast-df-full
+TEST_STAGES += test-fast-df

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "wse_fast_tile.h"
+#include "wsemu/wse_error.h"
 #include "wsf_elf.h"
 
 static void tb_putc(void *ctx, uint8_t c)
@@ -40,55 +41,20 @@ static double tb_cpu_seconds(void)
 /* Load every segment word by word, as tb_pe does through the port. */
 static int tb_load(struct wse_fast_tile *t, const struct wsf_elf *elf)
 {
-	struct wsf_elf_seg s;
-	int r;
-	for (unsigned i = 0; (r = wsf_elf_segment(elf, i, &s)) == 1; i++) {
-		if (s.paddr & 3) {
-			fprintf(stderr, "tb_fast: segment at 0x%08" PRIx32 " not word-aligned\n", s.paddr);
-			return -1;
-		}
-		for (uint32_t off = 0; off < s.memsz; off += 4) {
-			uint32_t w = 0;
-			for (uint32_t k = 0; k < 4; k++)
-				if (off + k < s.filesz)
-					w |= (uint32_t)s.data[off + k] << (8 * k);
-			if (wse_fast_tile_mem_write(t, s.paddr + off, &w, 1) != 0) {
-				fprintf(stderr, "tb_fast: segment word 0x%08" PRIx32
-					" is outside the tile's memories\n", s.paddr + off);
-				return -1;
-			}
-		}
-	}
-	if (r < 0) {
+	uint32_t bad;
+	int r = wsf_elf_load(elf, t, &bad);
+	if (r == WSE_ERROR_ALIGN)
+		fprintf(stderr, "tb_fast: segment at 0x%08" PRIx32 " not word-aligned\n", bad);
+	else if (r == WSE_ERROR_RANGE)
+		fprintf(stderr, "tb_fast: segment word 0x%08" PRIx32 " is outside the tile's memories\n", bad);
+	else if (r < 0)
 		fprintf(stderr, "tb_fast: bad segment\n");
-		return -1;
-	}
-	return 0;
+	return r < 0 ? -1 : 0;
 }
 
 static int tb_signature(const struct wse_fast_tile *t, const struct wsf_elf *elf, const char *path)
 {
-	uint32_t b, e;
-	if (wsf_elf_symbol(elf, "begin_signature", &b) || wsf_elf_symbol(elf, "end_signature", &e)) {
-		fprintf(stderr, "tb_fast: no begin_signature/end_signature symbols\n");
-		return 3;
-	}
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		return 3;
-	}
-	for (uint32_t a = b; a < e; a += 4) {
-		uint32_t w;
-		if (wse_fast_tile_mem_read(t, a, &w, 1) != 0) {
-			fprintf(stderr, "tb_fast: cannot read signature word 0x%08" PRIx32 "\n", a);
-			fclose(f);
-			return 3;
-		}
-		fprintf(f, "S:%08" PRIx32 "\n", w);
-	}
-	fclose(f);
-	return 0;
+	return wsf_elf_signature(elf, t, path, "tb_fast") < 0 ? 3 : 0;
 }
 
 /* --mesh: the program on cols x rows tiles (mhartid each tile's own),

@@ -2,11 +2,13 @@
 /* wsf_elf.c - ELF32 reader of wsemu-fast's tools (wsf_elf.h). */
 #include "wsf_elf.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wsemu/wse_error.h"
+#include "wse_fast_tile.h"
 
 static uint32_t wsf_u16(const struct wsf_elf *e, size_t o)
 {
@@ -108,4 +110,52 @@ int wsf_elf_symbol(const struct wsf_elf *e, const char *name, uint32_t *value)
 		}
 	}
 	return WSE_ERROR_NOT_FOUND;
+}
+
+int wsf_elf_load(const struct wsf_elf *e, struct wse_fast_tile *t, uint32_t *bad)
+{
+	struct wsf_elf_seg s;
+	int r;
+	for (unsigned i = 0; (r = wsf_elf_segment(e, i, &s)) == 1; i++) {
+		if (s.paddr & 3) {
+			*bad = s.paddr;
+			return WSE_ERROR_ALIGN;
+		}
+		for (uint32_t off = 0; off < s.memsz; off += 4) {
+			uint32_t w = 0;
+			for (uint32_t k = 0; k < 4; k++)
+				if (off + k < s.filesz)
+					w |= (uint32_t)s.data[off + k] << (8 * k);
+			if (wse_fast_tile_mem_write(t, s.paddr + off, &w, 1) != 0) {
+				*bad = s.paddr + off;
+				return WSE_ERROR_RANGE;
+			}
+		}
+	}
+	return r < 0 ? r : 0;
+}
+
+int wsf_elf_signature(const struct wsf_elf *e, const struct wse_fast_tile *t, const char *path,
+		      const char *tool)
+{
+	uint32_t b, end;
+	if (wsf_elf_symbol(e, "begin_signature", &b) || wsf_elf_symbol(e, "end_signature", &end)) {
+		fprintf(stderr, "%s: no begin_signature/end_signature symbols\n", tool);
+		return WSE_ERROR_NOT_FOUND;
+	}
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return WSE_ERROR_IO;
+	}
+	for (uint32_t a = b; a < end; a += 4) {
+		uint32_t w;
+		if (wse_fast_tile_mem_read(t, a, &w, 1) != 0) {
+			fprintf(stderr, "%s: cannot read signature word 0x%08" PRIx32 "\n", tool, a);
+			fclose(f);
+			return WSE_ERROR_RANGE;
+		}
+		fprintf(f, "S:%08" PRIx32 "\n", w);
+	}
+	return fclose(f) == 0 ? 0 : WSE_ERROR_IO;
 }

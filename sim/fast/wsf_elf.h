@@ -35,4 +35,20 @@ int wsf_elf_segment(const struct wsf_elf *e, unsigned i, struct wsf_elf_seg *seg
 /* The value of symbol name. Errors: WSE_ERROR_NOT_FOUND. */
 int wsf_elf_symbol(const struct wsf_elf *e, const char *name, uint32_t *value);
 
+/* Load every segment into tile t word by word through the management
+ * access (as the RTL harnesses do), zeros past filesz.
+ * Errors: WSE_ERROR_ALIGN (a segment not word-aligned; *bad its address),
+ * WSE_ERROR_RANGE (a word outside the tile's memories; *bad its address),
+ * WSE_ERROR_MALFORMED (a bad segment). */
+struct wse_fast_tile;
+int wsf_elf_load(const struct wsf_elf *e, struct wse_fast_tile *t, uint32_t *bad);
+
+/* Write the words from symbol begin_signature to end_signature of tile
+ * t's memory to path as "S:xxxxxxxx" lines (the RTL harnesses' --sig);
+ * a failure is reported on stderr, prefixed by tool.
+ * Errors: WSE_ERROR_NOT_FOUND (no such symbols), WSE_ERROR_IO (the file),
+ * WSE_ERROR_RANGE (a word outside the tile's memories). */
+int wsf_elf_signature(const struct wsf_elf *e, const struct wse_fast_tile *t, const char *path,
+		      const char *tool);
+
 #endif
