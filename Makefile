@@ -48,6 +48,9 @@ include mk/host_if.mk      # the host interface's framing and crossings
 include mk/devserver.mk    # wsemu-sim, wsectl, the end-to-end tests
 include mk/train-mesh.mk   # the MLP kernel, training on the simulated mesh
 
+# ---- FPGA: the open ECP5 flow for the ULX3S ---------------------------------
+include mk/fpga.mk         # synth_ecp5, nextpnr-ecp5: resources and Fmax
+
 # Every fragment is included above, once.
 MK_UNLISTED := $(filter-out $(MAKEFILE_LIST),$(wildcard mk/*.mk))
 ifneq ($(MK_UNLISTED),)
