@@ -10,7 +10,7 @@ set -u
 nextpnr=$1 json=$2 out=$3 limit=$4 freq=$5
 mkdir -p "$out"
 rm -f "$out/report.json"
-exec "$(dirname "$0")/timed.sh" "$out" "$limit" "nextpnr-ecp5 $(basename "$json" .json) (log $out/pnr.log)" \
+exec "$(dirname "$0")/timed.sh" "$out" "$limit" "nextpnr-ecp5 $json (log $out/pnr.log)" \
 	"$nextpnr" --85k --package CABGA381 --out-of-context --json "$json" \
 	--freq "$freq" --timing-allow-fail --seed 1 --router router2 \
 	--report "$out/report.json" --log "$out/pnr.log" -q

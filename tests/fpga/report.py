@@ -119,63 +119,68 @@ def report_block(name, d):
     return r, mods
 
 
-def pnr_report(d):
+def pnr_report(name, d):
+    """Prints the block's figures; returns its Fmax (MHz) or None."""
     t = read_times(d)
     if t is None:
-        print("fpga tile place and route: did not run")
-        return
-    bench("tile_pnr_seconds", t[1], "s")
-    bench("tile_pnr_cpu_seconds", t[2], "s")
+        print(f"fpga {name} place and route: did not run")
+        return None
+    bench(f"{name}_pnr_seconds", t[1], "s")
+    bench(f"{name}_pnr_cpu_seconds", t[2], "s")
     try:
         with open(os.path.join(d, "report.json")) as f:
             rep = json.load(f)
     except (OSError, ValueError):
-        print(f"fpga tile place and route: {t[0]} after {t[1]} s; no report")
-        return
+        print(f"fpga {name} place and route: {t[0]} after {t[1]} s; no report")
+        return None
     fmax = rep.get("fmax", {})
+    worst = None
     if fmax:
         worst = min(v["achieved"] for v in fmax.values())
-        bench("tile_fmax_mhz", f"{worst:.1f}", "MHz")
+        bench(f"{name}_fmax_mhz", f"{worst:.1f}", "MHz")
         for clk, v in sorted(fmax.items()):
-            print(f"fpga tile clock {clk}: {v['achieved']:.1f} MHz achieved, "
+            print(f"fpga {name} clock {clk}: {v['achieved']:.1f} MHz achieved, "
                   f"{v['constraint']:.1f} MHz asked")
     for res in ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D"):
         u = rep.get("utilization", {}).get(res)
         if u:
-            print(f"fpga tile placed: {res} {u['used']} of {u['available']}")
+            print(f"fpga {name} placed: {res} {u['used']} of {u['available']}")
     for p in rep.get("critical_paths", []):
         steps = p.get("path", [])
         logic = [s for s in steps if s.get("type") == "logic"]
         delay = sum(s.get("delay", 0) for s in steps)
         src = steps[0]["from"]["cell"] if steps else "?"
         dst = steps[-1]["to"]["cell"] if steps else "?"
-        print(f"fpga tile critical path {p.get('from')} -> {p.get('to')}: "
+        print(f"fpga {name} critical path {p.get('from')} -> {p.get('to')}: "
               f"{delay:.2f} ns, {len(logic)} cells of logic")
         print(f"  from {src}")
         print(f"  to   {dst}")
+    return worst
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tile", required=True)
-    ap.add_argument("--router", required=True)
-    ap.add_argument("--hostif", required=True)
-    ap.add_argument("--pnr")
+    ap.add_argument("--tile")
+    ap.add_argument("--router")
+    ap.add_argument("--hostif")
+    ap.add_argument("--fpu", help="the FPU alone (reported, not in the estimate)")
+    ap.add_argument("--pnr", action="append", default=[], metavar="BLOCK=DIR")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
-    blocks = [("tile", a.tile), ("router", a.router), ("hostif", a.hostif)]
+    blocks = [(n, d) for n, d in (("tile", a.tile), ("router", a.router),
+                                  ("hostif", a.hostif), ("fpu", a.fpu)) if d]
     if a.check:
         sys.exit(0 if check(blocks) else 1)
 
     got = {n: report_block(n, d) for n, d in blocks}
-    if got["tile"]:
+    if got.get("tile"):
         r, mods = got["tile"]
         print("fpga tile, module by module (one instance each; LUT4 FF DPR16X4 EBR MULT18X18D):")
         for m in sorted(mods, key=lambda m: -resources(mods[m])["lut4"]):
             x = resources(mods[m])
             print(f"  {m:40s} {x['lut4']:7d} {x['ff']:7d} {x['dpr']:5d} {x['ebr']:4d} {x['mult']:3d}")
-        hif = lut_positions(got["hostif"][0]) if got["hostif"] else 0
-        if not got["hostif"]:
+        hif = lut_positions(got["hostif"][0]) if got.get("hostif") else 0
+        if not got.get("hostif"):
             print("fpga tiles per device: without the host interface (no figure for it)")
         per = lut_positions(r)
         for dev, luts, ebr, mult in DEVICES:
@@ -191,8 +196,18 @@ def main():
                   ", ".join(f"{k} {v}" for k, v in limits.items()) +
                   f"; {per} LUT positions a tile, host interface {hif}, "
                   f"{int(LUT_SHARE * 100)}% of {luts} LUT4)")
-    if a.pnr:
-        pnr_report(a.pnr)
+    fmax = {}
+    for p in a.pnr:
+        name, d = p.split("=", 1)
+        fmax[name] = pnr_report(name, d)
+    # Without the tile's own place and route, the slowest block placed
+    # apart bounds the tile's clock from above.
+    apart = {n: f for n, f in fmax.items() if f is not None}
+    if "tile" not in fmax and apart:
+        n = min(apart, key=apart.get)
+        bench("tile_fmax_mhz", f"{apart[n]:.1f}", "MHz")
+        print(f"fpga tile_fmax_mhz: the {n}'s, the lowest of the blocks placed and "
+              f"routed apart ({', '.join(sorted(apart))}); an upper bound on the tile's")
 
 
 if __name__ == "__main__":

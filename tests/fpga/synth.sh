@@ -6,13 +6,13 @@
 #   READ_CMDS   the Yosys commands that read the sources
 #   SYNTH_FLAGS extra synth_ecp5 flags (default -noflatten: the statistics
 #               keep one entry per module)
-# Writes OUTDIR/stat.txt (yosys stat, hierarchy kept), OUTDIR/TOP.json
+# Writes OUTDIR/stat.txt (yosys stat, hierarchy kept), OUTDIR/netlist.json
 # (flattened, for nextpnr-ecp5), OUTDIR/synth.log and OUTDIR/times
 # (tests/fpga/timed.sh). Exits 2 on a time-out.
 set -u
 out=$1 top=$2 limit=$3 read=$4 flags=${5:--noflatten}
 mkdir -p "$out"
-rm -f "$out/stat.txt" "$out/$top.json"
+rm -f "$out/stat.txt" "$out/netlist.json"
 cat >"$out/synth.ys" <<YS
 $read
 hierarchy -check -top $top
@@ -24,7 +24,7 @@ select -assert-none t:*latch* t:*LATCH*
 tee -q -o $out/stat.txt stat
 flatten
 opt_clean
-write_json $out/$top.json
+write_json $out/netlist.json
 YS
 exec "$(dirname "$0")/timed.sh" "$out" "$limit" "synth_ecp5 $top (log $out/synth.log)" \
 	yosys -q -l "$out/synth.log" "$out/synth.ys"

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Run one step of the FPGA flow bounded in time, at nice 10, and record how
+# Run one step of the FPGA flow bounded in time, at nice 10 at least (not
+# lowered further when make already runs niced), and record how
 # it went in OUTDIR/times: "<ok|timeout|fail> <wall seconds> <CPU seconds>"
 # (CPU: user + system of the step and what it ran).
 # Usage: timed.sh OUTDIR TIMEOUT_S LABEL COMMAND...
@@ -10,10 +11,15 @@ out=$1 limit=$2 label=$3; shift 3
 mkdir -p "$out"
 rm -f "$out/times"
 t0=$(date +%s)
-timeout "$limit" nice -n 10 "$@" >"$out/step.out" 2>&1
+nice=""
+[ "$(nice)" -lt 10 ] && nice="nice -n $(( 10 - $(nice) ))"
+timeout "$limit" $nice "$@" >"$out/step.out" 2>&1
 rc=$?
 wall=$(( $(date +%s) - t0 ))
-cpu=$(times | sed -n 2p | awk '{ t = 0; for (i = 1; i <= 2; i++) {
+# (`times` itself in this shell: in a command substitution it would
+# report the subshell's children, none.)
+times >"$out/shell-times"
+cpu=$(sed -n 2p "$out/shell-times" | awk '{ t = 0; for (i = 1; i <= 2; i++) {
 	split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d\n", t + 0.5 }')
 case $rc in
 0)   r=ok ;;
