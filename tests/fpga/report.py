@@ -71,6 +71,35 @@ def resources(cells):
     }
 
 
+def short(m):
+    """A module's name without Yosys's parameter suffix."""
+    return m.split("\\")[1] if m.startswith("$paramod") else m
+
+
+def subtree(mods, m, memo):
+    """Cell counts of module m with everything it instantiates."""
+    if m not in memo:
+        tot = {}
+        for c, n in mods[m].items():
+            for k, v in (subtree(mods, c, memo).items() if c in mods else [(c, 1)]):
+                tot[k] = tot.get(k, 0) + n * v
+        memo[m] = tot
+    return memo[m]
+
+
+def instances(mods, top):
+    """How many times each module is instantiated under top."""
+    cnt = {top: 1}
+    order = [top]
+    for m in order:
+        for c, n in mods[m].items():
+            if c in mods:
+                if c not in cnt:
+                    order.append(c)
+                cnt[c] = cnt.get(c, 0) + cnt[m] * n
+    return cnt
+
+
 def lut_positions(r):
     return r["lut4"] + DPR_LUTS * r["dpr"]
 
@@ -175,10 +204,14 @@ def main():
     got = {n: report_block(n, d) for n, d in blocks}
     if got.get("tile"):
         r, mods = got["tile"]
-        print("fpga tile, module by module (one instance each; LUT4 FF DPR16X4 EBR MULT18X18D):")
-        for m in sorted(mods, key=lambda m: -resources(mods[m])["lut4"]):
-            x = resources(mods[m])
-            print(f"  {m:40s} {x['lut4']:7d} {x['ff']:7d} {x['dpr']:5d} {x['ebr']:4d} {x['mult']:3d}")
+        top = max(mods, key=lambda m: sum(subtree(mods, m, {}).values()))
+        memo, cnt = {}, instances(mods, top)
+        print("fpga tile, module by module (one instance with what it contains; "
+              "instances; LUT4 FF DPR16X4 EBR MULT18X18D):")
+        for m in sorted(mods, key=lambda m: -resources(subtree(mods, m, memo))["lut4"]):
+            x = resources(subtree(mods, m, memo))
+            print(f"  {short(m):24s} {cnt.get(m, 0):3d}x {x['lut4']:7d} {x['ff']:6d} "
+                  f"{x['dpr']:4d} {x['ebr']:3d} {x['mult']:3d}")
         hif = lut_positions(got["hostif"][0]) if got.get("hostif") else 0
         if not got.get("hostif"):
             print("fpga tiles per device: without the host interface (no figure for it)")
