@@ -27,7 +27,7 @@ def read_times(d):
     try:
         with open(os.path.join(d, "times")) as f:
             r, wall, cpu = f.read().split()
-        return r, int(wall), int(cpu)
+        return r, int(wall), int(cpu) if cpu.isdigit() else None
     except (OSError, ValueError):
         return None
 
@@ -125,7 +125,10 @@ def check(blocks):
 
 
 def bench(name, value, unit):
-    print(f"BENCH fpga.{name} {value} {unit}")
+    if value is None:
+        print(f"fpga.{name}: not recorded")
+    else:
+        print(f"BENCH fpga.{name} {value} {unit}")
 
 
 def report_block(name, d):
@@ -146,6 +149,20 @@ def report_block(name, d):
     bench(f"{name}_ebr", r["ebr"], "DP16KD")
     bench(f"{name}_mult18", r["mult"], "MULT18X18D")
     return r, mods
+
+
+def through(logic):
+    """The signals a path's logic cells drive, in order, each with how many
+    cells in a row (names from the netlist, cell-type suffixes dropped)."""
+    seq = []
+    for x in logic:
+        base = re.split(r"_(?:LUT4|PFUMX|CCU2C|L6MUX21|TRELLIS|MULT18X18D)", x["from"]["cell"])[0]
+        base = re.sub(r"\$CCU2_COMB\d", "", base)
+        if seq and seq[-1][0] == base:
+            seq[-1][1] += 1
+        else:
+            seq.append([base, 1])
+    return " -> ".join(f"{b}({n})" for b, n in seq)
 
 
 def pnr_report(name, d):
@@ -184,6 +201,9 @@ def pnr_report(name, d):
               f"{delay:.2f} ns, {len(logic)} cells of logic")
         print(f"  from {src}")
         print(f"  to   {dst}")
+        print(f"  routing {sum(x.get('delay', 0) for x in steps if x.get('type') == 'routing'):.2f} ns, "
+              f"logic {sum(x.get('delay', 0) for x in logic):.2f} ns")
+        print(f"  through {through(logic)}")
     return worst
 
 
