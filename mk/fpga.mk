@@ -7,7 +7,8 @@
 #   make bench-fpga      BENCH fpga.* figures: resources, tiles per device,
 #                        Fmax of the router and the FPU from nextpnr-ecp5
 #                        (out of context)
-#   make test-full-fpga  the three syntheses with their netlist checks
+#   make test-full-fpga  the tile, router and FPU syntheses with their netlist
+#                        checks
 
 DEB_PKGS  += python3-venv
 FPGA_DIR  := $(BUILD)/fpga
@@ -36,7 +37,7 @@ $(FPGA_VENV)/.stamp: $(FPGA_REQS) | deps
 .PHONY: fpga-venv fpga-synth bench-fpga test-full-fpga
 fpga-venv: $(FPGA_VENV)/.stamp
 
-# ---- synth_ecp5 of the three blocks -------------------------------------------
+# ---- synth_ecp5 of the blocks --------------------------------------------------
 FPGA_READ := read_verilog -sv -DSYNTHESIS -Irtl/prim
 # The tile as synth-core reads it.
 FPGA_TILE_SRCS := $(CORE_TILE_SYNTH_SRCS)
