@@ -51,6 +51,9 @@ include mk/uart.mk         # the UART link PHY, the ULX3S board files
 include mk/devserver.mk    # wsemu-sim, wsectl, the end-to-end tests
 include mk/train-mesh.mk   # the MLP kernel, training on the simulated mesh
 
+# ---- FPGA: the open ECP5 flow for the ULX3S ---------------------------------
+include mk/fpga.mk         # synth_ecp5, nextpnr-ecp5: resources and Fmax
+
 # Every fragment is included above, once.
 MK_UNLISTED := $(filter-out $(MAKEFILE_LIST),$(wildcard mk/*.mk))
 ifneq ($(MK_UNLISTED),)
