@@ -63,9 +63,12 @@ for s in "$@"; do
 	esac
 	echo "=== $title: $s"
 	t0=$(date +%s)
-	child_cpu; c0=$CPU
-	if $MAKE --no-print-directory "$s"; then r=ok; else r=FAIL; status=1; fi
-	child_cpu; c=$(( CPU - c0 ))
+	# In a subshell of its own, so that its CPU seconds are the stage's
+	# alone: this shell also reaps the background stages as they end.
+	rm -f "$cpu_file.stage"
+	( $MAKE --no-print-directory "$s"; rc=$?; child_cpu; echo "$CPU" >"$cpu_file.stage"; exit $rc )
+	if [ $? -eq 0 ]; then r=ok; else r=FAIL; status=1; fi
+	c=$(cat "$cpu_file.stage" 2>/dev/null || echo 0)
 	cpu_total=$(( cpu_total + c ))
 	results="$results$(row "$s" "$(elapsed "$t0")" "$c" "$r")
 "
