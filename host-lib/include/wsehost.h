@@ -76,7 +76,9 @@ struct wse_open_opts {
  *   "sim:board=sim-4x4"    spawn wsemu-sim for a board (default URI, used
  *                          when uri is NULL or "")
  *   "sim:attach=PATH"      connect to a running wsemu-sim's Unix socket
- *   "usb:..." "pcie:/dev/wseN"   planned, not implemented: NOT_SUPPORTED
+ *   "usb:..." "pcie:/dev/wseN"   reserved for the USB transport and the
+ *                          PCIe driver (docs/protocol.md); this version
+ *                          answers WSE_ERROR_NOT_SUPPORTED
  * On success *dev is set and the device's INFO (DTB) has been read.
  * Errors: INVALID_PARAM (bad URI), NOT_FOUND, ACCESS, BUSY, TIMEOUT,
  * NO_DEVICE, VERSION, BAD_DTB, NOT_SUPPORTED, NO_MEM, protocol errors.

@@ -353,9 +353,10 @@ static void unsupported_close(struct wse_transport *t)
 	(void)t;
 }
 
-/* Planned, not implemented: usb: (libusb-1.0 bulk endpoints) and
- * pcie:/dev/wseN (a kernel driver). Their open returns NOT_SUPPORTED, so
- * no device ever reaches the other entries. */
+/* The usb: (libusb-1.0 bulk endpoints) and pcie:/dev/wseN (a kernel
+ * driver) schemes are reserved: this version's open answers NOT_SUPPORTED
+ * (docs/protocol.md says which transports exist), so no device ever
+ * reaches the other entries. */
 const struct wse_transport_ops wse_transport_usb = {
 	.scheme = "usb",
 	.open = unsupported_open,

@@ -26,7 +26,8 @@
  *
  * --quantum N sets the board's round (wse_fast_board.h; default 32).
  * --sig FILE writes tile (0,0)'s words from begin_signature to
- * end_signature as "S:xxxxxxxx" lines, as tb_df does (after a pass).
+ * end_signature as lines "S:" followed by the word in 8 hex digits, as tb_df
+ * does (after a pass).
  * --dmem FILE writes every tile's DMEM as "x y word-address value" lines.
  */
 #define _POSIX_C_SOURCE 200809L

@@ -44,7 +44,8 @@ struct wse_fast_tile;
 int wsf_elf_load(const struct wsf_elf *e, struct wse_fast_tile *t, uint32_t *bad);
 
 /* Write the words from symbol begin_signature to end_signature of tile
- * t's memory to path as "S:xxxxxxxx" lines (the RTL harnesses' --sig);
+ * t's memory to path as lines "S:" followed by 8 hex digits (the RTL
+ * harnesses' --sig);
  * a failure is reported on stderr, prefixed by tool.
  * Errors: WSE_ERROR_NOT_FOUND (no such symbols), WSE_ERROR_IO (the file),
  * WSE_ERROR_RANGE (a word outside the tile's memories). */
