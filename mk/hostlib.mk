@@ -3,7 +3,8 @@
 # list), static library (internal symbols local), pkg-config file, install,
 # and its tests.
 #   make hostlib                 build $(BUILD)/host-lib/libwsehost.{so,a}
-#   make install PREFIX=DIR      install library, header, pkg-config file
+#   make install PREFIX=DIR      install the libraries, headers, pkg-config files
+#                                (install-hostlib: libwsehost alone)
 #   make test-hostlib            unit tests, ASan/UBSan, valgrind, fuzz run
 #   make fuzz-hostlib FUZZ_TIME=3600   long fuzz run (docs/libwsehost.md)
 
@@ -41,7 +42,7 @@ HL_FUZZ_SHORT ?= 8
 
 DEB_PKGS += libcmocka-dev libfdt-dev valgrind clang libclang-rt-14-dev
 
-.PHONY: hostlib install test-hostlib fuzz-hostlib
+.PHONY: hostlib install install-hostlib test-hostlib fuzz-hostlib
 
 hostlib: $(HL_SO) $(HL_A) $(HL_DIR)/wsehost.pc
 
@@ -49,7 +50,8 @@ $(HL_DIR)/wsehost.pc: host-lib/wsehost.pc.in host-lib/include/wsehost.h
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(HL_VER)|' $< > $@
 
-install: hostlib
+install: install-hostlib
+install-hostlib: hostlib
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(HL_VER)|' \
 		host-lib/wsehost.pc.in > $(HL_DIR)/wsehost-install.pc
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/wsemu
@@ -111,7 +113,7 @@ test-hostlib: $(addprefix $(HL_T)/,$(HL_TESTS)) $(addprefix $(HL_T)/san/,$(HL_TE
 		$(HL_T)/fuzz-corpus 2> $(HL_T)/fuzz.log || { tail -40 $(HL_T)/fuzz.log; exit 1; }; \
 	grep -E 'stat::number_of_executed_units|cov:' $(HL_T)/fuzz.log | tail -2; \
 	echo "--- install + pkg-config example"; \
-	rm -rf $(HL_T)/prefix; $(MAKE) --no-print-directory install PREFIX=$(abspath $(HL_T)/prefix) > /dev/null; \
+	rm -rf $(HL_T)/prefix; $(MAKE) --no-print-directory install-hostlib PREFIX=$(abspath $(HL_T)/prefix) > /dev/null; \
 	PKG_CONFIG_PATH=$(abspath $(HL_T)/prefix)/lib/pkgconfig; export PKG_CONFIG_PATH; \
 	$(CC) -std=c11 $(HL_WARN) $$(pkg-config --cflags wsehost) -o $(HL_EX) docs/examples/wse-info.c $$(pkg-config --libs wsehost); \
 	LD_LIBRARY_PATH=$(abspath $(HL_T)/prefix)/lib $(HL_EX) sim:board=sim-4x4 | tee $(HL_T)/example.out; \
