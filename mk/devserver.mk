@@ -77,15 +77,15 @@ $(DS_DIR)/e2e: tests/e2e/e2e.c host-lib/include/wsehost.h $(HL_INT) | deps
 	@mkdir -p $(dir $@)
 	$(DS_HOSTC) -o $@ $< $(HL_INT) $(HL_LIBS)
 
-DS_ENV := WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim)
+DS_ENV := WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) WSEMU_FAST=$(abspath $(FAST_SERVER))
 DS_ELF := $(BUILD)/core/elf/tiles.elf
 DS_E2E_MUTATIONS ?= 10000
 
 .PHONY: test-e2e test-full-e2e
-test-e2e: $(DS_SIMS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF)
+test-e2e: $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF)
 	$(DS_ENV) ./tests/e2e/test-e2e.sh $(DS_DIR) $(DS_ELF) $(DS_E2E_MUTATIONS)
 
-test-full-e2e: $(DS_SIMS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF)
+test-full-e2e: $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF)
 	$(DS_ENV) ./tests/e2e/test-e2e.sh $(DS_DIR) $(DS_ELF) 100000
 
 TEST_STAGES += test-e2e

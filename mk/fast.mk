@@ -185,3 +185,20 @@ test-fast-df-full: $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf
 	  $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes
 TEST_FULL_STAGES += test-fast-df-full
 TEST_STAGES += test-fast-df
+
+# ---- The device server: wsemu-fast (sim/fast/wsemu_fast.c, wsf_host.c) ---------------
+# The board model behind the link protocol on a Unix socket, as wsemu-sim
+# serves the RTL. It reads the board's DTB at start (build/boards/NAME/NAME.dtb
+# unless --dtb says otherwise) and links only libwsewire besides the model.
+FAST_SERVER      := $(FAST_BUILD)/bin/wsemu-fast
+FAST_SERVER_SRCS := sim/fast/wsemu_fast.c sim/fast/wsf_host.c
+FAST_SERVER_HDRS := sim/fast/wsf_host.h $(FAST_DF_HDRS) include/wsemu/wse_codec.h include/wsemu/wse_board.h
+FAST_REV         := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+FAST_BOARD_DTBS   = $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/$(b).dtb)
+$(FAST_SERVER): $(FAST_SERVER_SRCS) $(FAST_SERVER_HDRS) $(FAST_DF_LIB) $(FAST_LIB) $(WIRE_A) | deps
+	@mkdir -p $(dir $@)
+	$(FAST_CC) -O2 -DWSF_BOARDS_DIR='"$(abspath $(BUILD)/boards)"' \
+	  -DWSF_BUILD_ID='"wsemu-fast $(FAST_REV)"' -o $@ $(FAST_SERVER_SRCS) \
+	  $(FAST_DF_LIB) $(FAST_LIB) $(WIRE_A) $(WIRE_LIBS)
+.PHONY: wsemu-fast
+wsemu-fast: $(FAST_SERVER) $(FAST_BOARD_DTBS)

@@ -74,8 +74,11 @@ struct wse_open_opts {
 /*
  * Open a device by URI:
  *   "sim:board=sim-4x4"    spawn wsemu-sim for a board (default URI, used
- *                          when uri is NULL or "")
- *   "sim:attach=PATH"      connect to a running wsemu-sim's Unix socket
+ *                          when uri is NULL or ""); $WSEMU_SIM names it
+ *   "sim:board=sim-4x4,model=fast"  spawn wsemu-fast, the functional
+ *                          model, instead ($WSEMU_FAST); model=rtl is
+ *                          wsemu-sim
+ *   "sim:attach=PATH"      connect to a running simulator's Unix socket
  *   "usb:..." "pcie:/dev/wseN"   reserved for the USB transport and the
  *                          PCIe driver (docs/protocol.md); this version
  *                          answers WSE_ERROR_NOT_SUPPORTED

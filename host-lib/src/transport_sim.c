@@ -7,6 +7,9 @@
  *                       program named by $WSEMU_SIM, else wsemu-sim from
  *                       PATH) on a socket in a fresh private directory,
  *                       connect, and stop it again on close
+ *   sim:board=NAME,model=fast
+ *                       the same with the functional model: wsemu-fast
+ *                       (or $WSEMU_FAST); model=rtl is wsemu-sim
  * Sockets are SOCK_CLOEXEC, sends use MSG_NOSIGNAL, and every wait is a
  * poll() with a time-out.
  */
@@ -158,11 +161,11 @@ static int valid_board(const char *b)
 	return 1;
 }
 
-static int spawn_sim(struct wse_transport *t, const char *board)
+static int spawn_sim(struct wse_transport *t, const char *board, int fast)
 {
-	const char *prog = getenv("WSEMU_SIM");
+	const char *prog = getenv(fast ? "WSEMU_FAST" : "WSEMU_SIM");
 	if (!prog || !*prog)
-		prog = "wsemu-sim";
+		prog = fast ? "wsemu-fast" : "wsemu-sim";
 	const char *tmp = getenv("TMPDIR");
 	if (!tmp || !*tmp || strlen(tmp) > 40)
 		tmp = "/tmp";
@@ -192,13 +195,37 @@ static int sim_open(struct wse_transport **tp, const char *args,
 		    int timeout_ms, const struct wse_logger *log)
 {
 	const char *attach = NULL, *board = NULL;
-	if (!args || !*args)
+	char bname[40];
+	int fast = 0, bad = 0;
+	if (!args || !*args) {
 		board = "sim-4x4";
-	else if (!strncmp(args, "attach=", 7))
+	} else if (!strncmp(args, "attach=", 7)) {
 		attach = args + 7;
-	else if (!strncmp(args, "board=", 6))
-		board = args + 6;
-	if ((!attach && !board) || (attach && !*attach) ||
+	} else {
+		/* board=NAME and model=rtl|fast, comma-separated, in any order */
+		const char *p = args;
+		board = "sim-4x4";
+		for (int seen_board = 0, seen_model = 0; *p && !bad;) {
+			size_t n = strcspn(p, ",");
+			if (!strncmp(p, "board=", 6) && !seen_board && n - 6 < sizeof(bname)) {
+				memcpy(bname, p + 6, n - 6);
+				bname[n - 6] = 0;
+				board = bname;
+				seen_board = 1;
+			} else if (!strncmp(p, "model=", 6) && !seen_model &&
+				   (n == 9 || n == 10) && (!strncmp(p + 6, "rtl", n - 6) ||
+							   !strncmp(p + 6, "fast", n - 6))) {
+				fast = n == 10;
+				seen_model = 1;
+			} else {
+				bad = 1;
+			}
+			p += n;
+			if (*p == ',' && !*++p)
+				bad = 1;
+		}
+	}
+	if (bad || (!attach && !board) || (attach && !*attach) ||
 	    (board && !valid_board(board)) ||
 	    (attach && strlen(attach) >= sizeof(((struct wse_transport *)0)->path))) {
 		wse_log(log, WSE_LOG_ERROR, "sim: bad URI arguments '%s'",
@@ -213,7 +240,7 @@ static int sim_open(struct wse_transport **tp, const char *args,
 	int r;
 	long long end = wse_now_ms() + timeout_ms;
 	if (board) {
-		r = spawn_sim(t, board);
+		r = spawn_sim(t, board, fast);
 		if (r)
 			goto fail;
 	} else {

@@ -146,12 +146,13 @@ static void tb_putc(void *ctx, uint8_t c)
 	s->buf[s->n] = 0;
 }
 
-static void tb_outlet(void *ctx, enum wse_fast_edge edge, unsigned row, uint64_t w, uint64_t now)
+static bool tb_outlet(void *ctx, enum wse_fast_edge edge, unsigned row, uint64_t w, uint64_t now)
 {
 	(void)ctx;
 	(void)now;
 	printf("OUT %c %u %u %u %08" PRIx32 "\n", edge == WSE_FAST_EDGE_WEST ? 'W' : 'E', row,
 	       WSE_FAST_WAVELET_CTRL(w), WSE_FAST_WAVELET_COLOR(w), (uint32_t)w);
+	return true;
 }
 
 static double tb_cpu_seconds(void)

@@ -53,9 +53,16 @@ enum wse_fast_edge { WSE_FAST_EDGE_WEST = 0, WSE_FAST_EDGE_EAST = 1 };
 typedef int (*wse_fast_ramp_fn)(void *ctx, struct wse_fast_df *df, uint64_t now);
 
 /* A stream-out wavelet: the wavelet, the edge and row it left by, and
- * the round in which it left. */
-typedef void (*wse_fast_outlet_fn)(void *ctx, enum wse_fast_edge edge, unsigned row,
+ * the round in which it left. Returns true when it took the wavelet;
+ * false (its buffer full) back-pressures the edge router, which offers
+ * the wavelet again later. */
+typedef bool (*wse_fast_outlet_fn)(void *ctx, enum wse_fast_edge edge, unsigned row,
 				   uint64_t wavelet, uint64_t now);
+
+/* Router counters of one tile: for each port p = N, E, S, W, RAMP the
+ * three of docs/register-map.md, [3p] forwarded, [3p+1] stalled, [3p+2]
+ * dropped. */
+#define WSE_FAST_COUNTERS 15
 
 /* Create a board: every tile halted in reset state, routes all zero
  * (nothing accepted, nothing sent), queues empty.
@@ -103,6 +110,49 @@ int wse_fast_board_intake(struct wse_fast_board *b, enum wse_fast_edge edge, uns
  * Errors: WSE_ERROR_INVALID_PARAM (b NULL), a hook's error, or an error of
  * the tile or dataflow models. */
 int wse_fast_board_run(struct wse_fast_board *b, uint64_t max_cycles, bool *done);
+
+/* Advance the board by up to max_cycles model cycles, in whole rounds,
+ * whether or not the tiles' programs have ended. Stops early, with *idle
+ * set, once the board is quiet: nothing can move before something from
+ * outside (a management access, an intake wavelet, an outlet taking a
+ * wavelet) acts; call wse_fast_board_wake() after such an act.
+ * Errors: WSE_ERROR_INVALID_PARAM (NULL), and those of
+ * wse_fast_board_run(). */
+int wse_fast_board_advance(struct wse_fast_board *b, uint64_t max_cycles, bool *idle);
+
+/* Let `cycles` (rounded up to whole rounds) pass on a quiet board
+ * without running it: the released cores count them as idle cycles.
+ * (On a board that is not quiet, wse_fast_board_advance() instead.)
+ * Errors: WSE_ERROR_INVALID_PARAM (NULL). */
+int wse_fast_board_skip(struct wse_fast_board *b, uint64_t cycles);
+
+/* Something outside the board acted: the next advance runs at least
+ * three rounds before it may report the board quiet.
+ * Errors: WSE_ERROR_INVALID_PARAM (NULL). */
+int wse_fast_board_wake(struct wse_fast_board *b);
+
+/* Read a route entry (as wse_fast_board_route() wrote it).
+ * Errors: WSE_ERROR_INVALID_PARAM (NULL, color > 31), WSE_ERROR_RANGE. */
+int wse_fast_board_route_read(const struct wse_fast_board *b, unsigned x, unsigned y,
+			      unsigned color, uint32_t *rx, uint32_t *tx);
+
+/* Read the router counters of tile (x, y) into v (may be NULL when
+ * clear), then clear them when clear is set. Counters saturate at
+ * 0xFFFF_FFFF. Forwarded and dropped count wavelets, as the RTL's; the
+ * model's stalled counts, per output port, the cycles of the rounds at
+ * whose end a wavelet still waited for that port (the RTL counts cycles
+ * one by one; the two are close, not equal).
+ * Errors: WSE_ERROR_INVALID_PARAM (b NULL, v NULL without clear),
+ * WSE_ERROR_RANGE. */
+int wse_fast_board_counters(struct wse_fast_board *b, unsigned x, unsigned y,
+			    uint32_t v[WSE_FAST_COUNTERS], bool clear);
+
+/* Intake wavelets of an edge port not yet taken by its edge router, and
+ * dropping them (a cancelled stream-in).
+ * Errors: WSE_ERROR_INVALID_PARAM (NULL, bad edge), WSE_ERROR_RANGE (row). */
+int wse_fast_board_intake_pending(const struct wse_fast_board *b, enum wse_fast_edge edge,
+				  unsigned row, size_t *count);
+int wse_fast_board_intake_drop(struct wse_fast_board *b, enum wse_fast_edge edge, unsigned row);
 
 /* The board's time: model cycles since creation.
  * Errors: WSE_ERROR_INVALID_PARAM (NULL). */

@@ -20,6 +20,7 @@ struct wsf_entry {
 	uint64_t w;
 	uint64_t t;
 	uint8_t left;
+	uint8_t port; /* the input port it arrived by */
 	bool drop;
 };
 
@@ -45,6 +46,11 @@ struct wsf_node {
 	void *hook_ctx;
 	bool ended, waiting;
 	uint64_t budget, debt, elems;
+	/* router counters (docs/register-map.md): forwarded per output
+	 * port, stalled per output port (in rounds' cycles, below), dropped
+	 * per input port; and the output ports a head waited for this round */
+	uint32_t fwd[WSF_PORTS], stall[WSF_PORTS], drop[WSF_PORTS];
+	uint8_t stalled;
 };
 
 struct wse_fast_board {
@@ -54,7 +60,13 @@ struct wse_fast_board {
 	wse_fast_outlet_fn outlet;
 	void *outlet_ctx;
 	uint64_t now, round_end;
+	uint32_t quiet_rounds; /* rounds in a row in which nothing moved */
 };
+
+static void wsf_count(uint32_t *c, uint64_t n)
+{
+	*c = *c + n < *c || *c + n > UINT32_MAX ? UINT32_MAX : (uint32_t)(*c + n);
+}
 
 static struct wsf_node *wsf_node(struct wse_fast_board *b, unsigned x, unsigned y)
 {
@@ -207,7 +219,7 @@ static unsigned wsf_vc(const struct wse_fast_board *b, uint64_t w)
 static struct wsf_entry wsf_arrive(const struct wsf_node *n, unsigned p, uint64_t w, uint64_t t)
 {
 	unsigned c = WSE_FAST_WAVELET_COLOR(w);
-	struct wsf_entry e = { .w = w, .t = t, .left = n->tx[c] };
+	struct wsf_entry e = { .w = w, .t = t, .left = n->tx[c], .port = (uint8_t)p };
 	e.drop = !(n->rx[c] >> p & 1u) || !n->tx[c];
 	return e;
 }
@@ -266,9 +278,11 @@ static int wsf_out(struct wse_fast_board *b, unsigned x, unsigned y, unsigned q,
 		return 0;
 	}
 	/* off the mesh: the edge streams, or absorbed north and south */
-	if ((q == WSF_W || q == WSF_E) && b->outlet)
-		b->outlet(b->outlet_ctx, q == WSF_W ? WSE_FAST_EDGE_WEST : WSE_FAST_EDGE_EAST, y, w,
-			  b->round_end);
+	if ((q == WSF_W || q == WSF_E) && b->outlet) {
+		*sent = b->outlet(b->outlet_ctx, q == WSF_W ? WSE_FAST_EDGE_WEST : WSE_FAST_EDGE_EAST,
+				  y, w, b->round_end);
+		return 0;
+	}
 	*sent = true;
 	return 0;
 }
@@ -291,13 +305,19 @@ static int wsf_head(struct wse_fast_board *b, unsigned x, unsigned y, struct wsf
 			int r = wsf_out(b, x, y, q, e->w, e->t, &sent);
 			if (r < 0)
 				return r;
+			struct wsf_node *n = wsf_node(b, x, y);
 			if (sent) {
 				e->left &= (uint8_t)~(1u << q);
+				wsf_count(&n->fwd[q], 1);
 				moved++;
+			} else {
+				n->stalled |= (uint8_t)(1u << q);
 			}
 		}
 		if (e->left)
 			return moved;
+	} else {
+		wsf_count(&wsf_node(b, x, y)->drop[e->port], 1);
 	}
 	*popped = true;
 	return moved + 1;
@@ -435,45 +455,186 @@ static int wsf_pass(struct wse_fast_board *b, unsigned *left)
 	return moved + r;
 }
 
-int wse_fast_board_run(struct wse_fast_board *b, uint64_t max_cycles, bool *done)
+/* The cores that take part in rounds: released and not ended. */
+static int wsf_mark_ended(struct wse_fast_board *b)
 {
-	if (!b)
-		return WSE_ERROR_INVALID_PARAM;
-	unsigned nodes = b->cfg.cols * b->cfg.rows, left = nodes;
-	uint64_t end = b->now + max_cycles;
-	for (unsigned i = 0; i < nodes; i++) {
+	for (unsigned i = 0; i < b->cfg.cols * b->cfg.rows; i++) {
 		struct wse_fast_status st;
 		int r = wse_fast_tile_status(b->nodes[i].tile, &st);
 		if (r < 0)
 			return r;
 		b->nodes[i].ended = st.done || st.halted;
 	}
-	while (b->now < end) {
-		b->round_end = b->now + b->cfg.quantum;
-		for (unsigned i = 0; i < nodes; i++) {
-			struct wsf_node *n = &b->nodes[i];
-			n->budget = n->debt < b->cfg.quantum ? b->cfg.quantum - n->debt : 0;
-			n->debt = n->debt < b->cfg.quantum ? 0 : n->debt - b->cfg.quantum;
-			n->elems = 0; /* elements done this round */
-			n->waiting = false;
-		}
-		int moved;
-		do {
-			moved = wsf_pass(b, &left);
-			if (moved < 0)
-				return moved;
-		} while (moved > 0);
-		for (unsigned i = 0; i < nodes; i++) {
-			struct wsf_node *n = &b->nodes[i];
-			int r;
-			if (!n->ended && n->budget && (r = wse_fast_tile_idle(n->tile, n->budget)) < 0)
-				return r;
-		}
-		b->now = b->round_end;
-		if (!left)
-			break;
+	return 0;
+}
+
+/* One round of `quantum` cycles. *moved gets what moved in it (0: nothing
+ * at all: no instruction, element or wavelet), *left the cores still
+ * running. */
+static int wsf_round(struct wse_fast_board *b, int *moved_total, unsigned *left)
+{
+	unsigned nodes = b->cfg.cols * b->cfg.rows;
+	b->round_end = b->now + b->cfg.quantum;
+	for (unsigned i = 0; i < nodes; i++) {
+		struct wsf_node *n = &b->nodes[i];
+		n->budget = n->debt < b->cfg.quantum ? b->cfg.quantum - n->debt : 0;
+		n->debt = n->debt < b->cfg.quantum ? 0 : n->debt - b->cfg.quantum;
+		n->elems = 0; /* elements done this round */
+		n->waiting = false;
+		n->stalled = 0;
 	}
-	if (done)
-		*done = left == 0;
+	int moved;
+	*moved_total = 0;
+	do {
+		moved = wsf_pass(b, left);
+		if (moved < 0)
+			return moved;
+		*moved_total += moved;
+	} while (moved > 0);
+	for (unsigned i = 0; i < nodes; i++) {
+		struct wsf_node *n = &b->nodes[i];
+		int r;
+		if (!n->ended && n->budget && (r = wse_fast_tile_idle(n->tile, n->budget)) < 0)
+			return r;
+		/* a port a head still waits for at the end of the round stalled
+		 * for the round */
+		for (unsigned q = 0; q < WSF_PORTS; q++)
+			if (n->stalled >> q & 1u)
+				wsf_count(&n->stall[q], b->cfg.quantum);
+	}
+	b->now = b->round_end;
+	return 0;
+}
+
+/* Nothing can move before something outside the board acts: rounds in a
+ * row with no progress, no instruction still owing cycles, no intake
+ * waiting. (A wavelet or an instruction held up by time alone moves
+ * within two rounds: the longest instruction, 34 cycles, spans two.) */
+#define WSF_QUIET_ROUNDS 3u
+
+static bool wsf_quiet(const struct wse_fast_board *b)
+{
+	if (b->quiet_rounds < WSF_QUIET_ROUNDS)
+		return false;
+	for (unsigned i = 0; i < b->cfg.cols * b->cfg.rows; i++)
+		if (b->nodes[i].debt)
+			return false;
+	for (unsigned e = 0; e < 2; e++)
+		for (unsigned y = 0; y < b->cfg.rows; y++)
+			if (b->intake[e][y].count)
+				return false;
+	return true;
+}
+
+/* Rounds for up to max_cycles: until every core has ended (*stop: all
+ * ended) or, with until_quiet, until the board is quiet (*stop: quiet). */
+static int wsf_rounds(struct wse_fast_board *b, uint64_t max_cycles, bool until_quiet, bool *stop)
+{
+	unsigned left = b->cfg.cols * b->cfg.rows;
+	uint64_t end = b->now + max_cycles;
+	int r = wsf_mark_ended(b);
+	*stop = false;
+	while (r == 0 && b->now < end && !*stop) {
+		int moved;
+		if ((r = wsf_round(b, &moved, &left)) < 0)
+			break;
+		b->quiet_rounds = moved ? 0 : b->quiet_rounds + 1;
+		*stop = until_quiet ? wsf_quiet(b) : left == 0;
+	}
+	return r;
+}
+
+int wse_fast_board_run(struct wse_fast_board *b, uint64_t max_cycles, bool *done)
+{
+	bool all_ended;
+	if (!b)
+		return WSE_ERROR_INVALID_PARAM;
+	int r = wsf_rounds(b, max_cycles, false, &all_ended);
+	if (r == 0 && done)
+		*done = all_ended;
+	return r;
+}
+
+int wse_fast_board_advance(struct wse_fast_board *b, uint64_t max_cycles, bool *idle)
+{
+	if (!b || !idle)
+		return WSE_ERROR_INVALID_PARAM;
+	return wsf_rounds(b, max_cycles, true, idle);
+}
+
+int wse_fast_board_skip(struct wse_fast_board *b, uint64_t cycles)
+{
+	if (!b)
+		return WSE_ERROR_INVALID_PARAM;
+	uint64_t n = (cycles + b->cfg.quantum - 1) / b->cfg.quantum * b->cfg.quantum;
+	int r = wsf_mark_ended(b);
+	for (unsigned i = 0; r == 0 && i < b->cfg.cols * b->cfg.rows; i++)
+		if (!b->nodes[i].ended)
+			r = wse_fast_tile_idle(b->nodes[i].tile, n);
+	if (r == 0)
+		b->now += n;
+	return r;
+}
+
+int wse_fast_board_wake(struct wse_fast_board *b)
+{
+	if (!b)
+		return WSE_ERROR_INVALID_PARAM;
+	b->quiet_rounds = 0;
+	return 0;
+}
+
+int wse_fast_board_route_read(const struct wse_fast_board *b, unsigned x, unsigned y,
+			      unsigned color, uint32_t *rx, uint32_t *tx)
+{
+	if (!b || color > 31 || !rx || !tx)
+		return WSE_ERROR_INVALID_PARAM;
+	if (x >= b->cfg.cols || y >= b->cfg.rows)
+		return WSE_ERROR_RANGE;
+	const struct wsf_node *n = &b->nodes[y * b->cfg.cols + x];
+	*rx = n->rx[color];
+	*tx = n->tx[color];
+	return 0;
+}
+
+int wse_fast_board_counters(struct wse_fast_board *b, unsigned x, unsigned y,
+			    uint32_t v[WSE_FAST_COUNTERS], bool clear)
+{
+	if (!b || (!v && !clear))
+		return WSE_ERROR_INVALID_PARAM;
+	if (x >= b->cfg.cols || y >= b->cfg.rows)
+		return WSE_ERROR_RANGE;
+	struct wsf_node *n = wsf_node(b, x, y);
+	for (unsigned p = 0; v && p < WSF_PORTS; p++) {
+		v[3 * p] = n->fwd[p];
+		v[3 * p + 1] = n->stall[p];
+		v[3 * p + 2] = n->drop[p];
+	}
+	if (clear) {
+		memset(n->fwd, 0, sizeof n->fwd);
+		memset(n->stall, 0, sizeof n->stall);
+		memset(n->drop, 0, sizeof n->drop);
+	}
+	return 0;
+}
+
+int wse_fast_board_intake_pending(const struct wse_fast_board *b, enum wse_fast_edge edge,
+				  unsigned row, size_t *count)
+{
+	if (!b || !count || (edge != WSE_FAST_EDGE_WEST && edge != WSE_FAST_EDGE_EAST))
+		return WSE_ERROR_INVALID_PARAM;
+	if (row >= b->cfg.rows)
+		return WSE_ERROR_RANGE;
+	*count = b->intake[edge][row].count;
+	return 0;
+}
+
+int wse_fast_board_intake_drop(struct wse_fast_board *b, enum wse_fast_edge edge, unsigned row)
+{
+	if (!b || (edge != WSE_FAST_EDGE_WEST && edge != WSE_FAST_EDGE_EAST))
+		return WSE_ERROR_INVALID_PARAM;
+	if (row >= b->cfg.rows)
+		return WSE_ERROR_RANGE;
+	b->intake[edge][row].head = b->intake[edge][row].count = 0;
 	return 0;
 }

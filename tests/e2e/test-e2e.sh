@@ -1,43 +1,59 @@
 #!/bin/sh
-# End-to-end tests: libwsehost and wsectl against wsemu-sim.
+# End-to-end tests: libwsehost and wsectl against wsemu-sim (the RTL) and
+# wsemu-fast (the functional model); $WSEMU_SIM and $WSEMU_FAST name them.
 #   test-e2e.sh BUILD_DIR TILES_ELF MUTATIONS
 set -eu
 dir=$1; elf=$2; muts=$3
 out=$dir/e2e-out; mkdir -p "$out"
 t0=$(date +%s)
 
-"$dir/e2e" sim-2x2 2 2 "$muts"
-"$dir/e2e" sim-4x4 4 4 0
+# The same on both models of a board: the RTL's (wsemu-sim) and the
+# functional one (wsemu-fast, ",model=fast" in the URI).
+both() { # MODEL (rtl or fast)
+m=$1; q=; [ "$m" = fast ] && q=,model=fast
+"$dir/e2e" sim-2x2 2 2 "$muts" "$m"
+"$dir/e2e" sim-4x4 4 4 0 "$m"
 
 # wsectl info: the board's mesh from its DTB.
-"$dir/wsectl" -d sim:board=sim-4x4 info > "$out/info.txt"
-grep -q "mesh: *4 x 4 tiles" "$out/info.txt" || { cat "$out/info.txt"; echo "e2e: FAIL wsectl info"; exit 1; }
+"$dir/wsectl" -d sim:board=sim-4x4$q info > "$out/info.txt"
+grep -q "mesh: *4 x 4 tiles" "$out/info.txt" || { cat "$out/info.txt"; echo "e2e: FAIL wsectl info ($m)"; exit 1; }
 
 # wsectl run: the mesh test program on all 16 tiles; every tile greets.
-"$dir/wsectl" -d sim:board=sim-4x4 run "$elf" > "$out/run.txt"
+"$dir/wsectl" -d sim:board=sim-4x4$q run "$elf" > "$out/run.txt"
 for y in 0 1 2 3; do for x in 0 1 2 3; do
   grep -q "^\[$x,$y\] tile $x,$y\$" "$out/run.txt" || \
-    { cat "$out/run.txt"; echo "e2e: FAIL console of tile $x,$y"; exit 1; }
+    { cat "$out/run.txt"; echo "e2e: FAIL console of tile $x,$y ($m)"; exit 1; }
 done; done
 # ... and on a subset: only those tiles print.
-"$dir/wsectl" -d sim:board=sim-4x4 run "$elf" --tiles 1,2:3,0 > "$out/run2.txt"
-[ "$(grep -c ' tile ' "$out/run2.txt")" = 2 ] || { cat "$out/run2.txt"; echo "e2e: FAIL --tiles"; exit 1; }
+"$dir/wsectl" -d sim:board=sim-4x4$q run "$elf" --tiles 1,2:3,0 > "$out/run2.txt"
+[ "$(grep -c ' tile ' "$out/run2.txt")" = 2 ] || { cat "$out/run2.txt"; echo "e2e: FAIL --tiles ($m)"; exit 1; }
 
 # wsectl perf: 5 ports per tile, plus the host interface line.
-"$dir/wsectl" -d sim:board=sim-2x2 perf > "$out/perf.txt"
-[ "$(grep -c '^[0-9],[0-9] ' "$out/perf.txt")" = 20 ] || { cat "$out/perf.txt"; echo "e2e: FAIL perf"; exit 1; }
+"$dir/wsectl" -d sim:board=sim-2x2$q perf > "$out/perf.txt"
+[ "$(grep -c '^[0-9],[0-9] ' "$out/perf.txt")" = 20 ] || { cat "$out/perf.txt"; echo "e2e: FAIL perf ($m)"; exit 1; }
 grep -q "^host interface: rx" "$out/perf.txt"
 
 # wsectl selftest on sim-2x2 (its core test is ~175,000 cycles, too slow for
-# this stage on sim-4x4), followed by perf in the same session, whose SVG
-# heatmap has one cell per tile and four link bars each.
+# this stage on the RTL model of sim-4x4), followed by perf in the same
+# session, whose SVG heatmap has one cell per tile and four link bars each.
+"$dir/wsectl" -d sim:board=sim-2x2$q selftest + perf --svg "$out/perf.svg" > "$out/selftest.txt" || \
+  fail "$out/selftest.txt" "selftest sim-2x2 ($m)"
+grep -q "selftest: PASS (4 tiles)" "$out/selftest.txt" || fail "$out/selftest.txt" "selftest sim-2x2 ($m)"
+xmllint --noout "$out/perf.svg" || fail "$out/perf.svg" "perf --svg: not well-formed ($m)"
+[ "$(grep -c '<g class="tile"' "$out/perf.svg")" = 4 ] || fail "$out/perf.svg" "perf --svg: tiles ($m)"
+[ "$(grep -c '<rect class="link"' "$out/perf.svg")" = 16 ] || fail "$out/perf.svg" "perf --svg: links ($m)"
+}
 fail() { cat "$1"; echo "e2e: FAIL $2"; exit 1; }
-"$dir/wsectl" -d sim:board=sim-2x2 selftest + perf --svg "$out/perf.svg" > "$out/selftest.txt" || \
-  fail "$out/selftest.txt" "selftest sim-2x2"
-grep -q "selftest: PASS (4 tiles)" "$out/selftest.txt" || fail "$out/selftest.txt" "selftest sim-2x2"
-xmllint --noout "$out/perf.svg" || fail "$out/perf.svg" "perf --svg: not well-formed"
-[ "$(grep -c '<g class="tile"' "$out/perf.svg")" = 4 ] || fail "$out/perf.svg" "perf --svg: tiles"
-[ "$(grep -c '<rect class="link"' "$out/perf.svg")" = 16 ] || fail "$out/perf.svg" "perf --svg: links"
+both rtl
+both fast
+# The selftest on the functional model of sim-4x4 too.
+"$dir/wsectl" -d sim:board=sim-4x4,model=fast selftest > "$out/selftest-fast.txt" || \
+  fail "$out/selftest-fast.txt" "selftest sim-4x4 (fast)"
+grep -q "selftest: PASS (16 tiles)" "$out/selftest-fast.txt" || fail "$out/selftest-fast.txt" "selftest sim-4x4 (fast)"
+# The RTL model's options are refused by the functional model, by name.
+rc=0
+WSEMU_FAST_OPTS="--fault link:0,1,E" "$dir/wsectl" -d sim:board=sim-2x2,model=fast info > "$out/fastfault.txt" 2>&1 || rc=$?
+[ "$rc" != 0 ] || fail "$out/fastfault.txt" "wsemu-fast took --fault"
 
 # Faults (wsemu-sim --fault, through $WSEMU_SIM_OPTS): selftest names the
 # broken tile and exits 1.

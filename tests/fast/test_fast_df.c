@@ -92,13 +92,14 @@ static const uint32_t prog[] = {
 
 static unsigned outlets;
 static uint64_t outlet_w;
-static void on_outlet(void *ctx, enum wse_fast_edge edge, unsigned row, uint64_t w, uint64_t now)
+static bool on_outlet(void *ctx, enum wse_fast_edge edge, unsigned row, uint64_t w, uint64_t now)
 {
 	(void)ctx;
 	(void)now;
 	if (edge == WSE_FAST_EDGE_EAST && row == 0)
 		outlets++;
 	outlet_w = w;
+	return true;
 }
 
 static void test_board(void)
@@ -154,6 +155,33 @@ static void test_board(void)
 	CHECK(st.queued[6] == 3 && st.queued[7] == 0 && st.queued[5] == 0);
 	uint64_t now;
 	CHECK(wse_fast_board_now(b, &now) == 0 && now > 0 && now < 10000);
+	/* counters: (1,0) forwarded the one wavelet east and dropped its own
+	 * send at its RAMP input */
+	uint32_t v[WSE_FAST_COUNTERS];
+	CHECK(wse_fast_board_counters(b, 1, 0, v, false) == 0 && v[3 * 1] == 1 && v[3 * 4 + 2] == 1);
+	CHECK(wse_fast_board_counters(b, 1, 0, NULL, true) == 0);
+	CHECK(wse_fast_board_counters(b, 1, 0, v, false) == 0 && v[3 * 1] == 0 && v[3 * 4 + 2] == 0);
+	CHECK(wse_fast_board_counters(b, 0, 1, v, false) == WSE_ERROR_RANGE);
+	CHECK(wse_fast_board_counters(b, 0, 0, NULL, false) == WSE_ERROR_INVALID_PARAM);
+	uint32_t rx = 0, tx = 0;
+	CHECK(wse_fast_board_route_read(b, 1, 0, 5, &rx, &tx) == 0 && rx == 0x08 && tx == 0x12);
+	CHECK(wse_fast_board_route_read(b, 2, 0, 5, &rx, &tx) == WSE_ERROR_RANGE);
+	/* an intake wavelet with no route is taken and dropped; advancing a
+	 * board whose programs ended and whose fabric is still goes quiet */
+	size_t pend = 9;
+	CHECK(wse_fast_board_intake(b, WSE_FAST_EDGE_EAST, 0, WSE_FAST_WAVELET(0, 9, 1)) == 0);
+	CHECK(wse_fast_board_intake_pending(b, WSE_FAST_EDGE_EAST, 0, &pend) == 0 && pend == 1);
+	bool idle = false;
+	CHECK(wse_fast_board_advance(b, 100000, &idle) == 0 && idle);
+	CHECK(wse_fast_board_intake_pending(b, WSE_FAST_EDGE_EAST, 0, &pend) == 0 && pend == 0);
+	CHECK(wse_fast_board_counters(b, 1, 0, v, false) == 0 && v[3 * 1 + 2] == 1);
+	uint64_t later;
+	CHECK(wse_fast_board_now(b, &later) == 0 && later > now && later < now + 1000);
+	CHECK(wse_fast_board_intake(b, WSE_FAST_EDGE_WEST, 0, WSE_FAST_WAVELET(0, 9, 1)) == 0);
+	CHECK(wse_fast_board_intake_drop(b, WSE_FAST_EDGE_WEST, 0) == 0);
+	CHECK(wse_fast_board_intake_pending(b, WSE_FAST_EDGE_WEST, 0, &pend) == 0 && pend == 0);
+	CHECK(wse_fast_board_intake_drop(b, WSE_FAST_EDGE_WEST, 1) == WSE_ERROR_RANGE);
+	CHECK(wse_fast_board_advance(b, 10, NULL) == WSE_ERROR_INVALID_PARAM);
 	wse_fast_board_destroy(b);
 	wse_fast_board_destroy(NULL);
 }

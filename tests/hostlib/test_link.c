@@ -340,6 +340,12 @@ static void test_open_errors(void **state)
 	assert_int_equal(wse_open(&d, "sim:board=..", &o), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(wse_open(&d, "sim:board=../etc", &o), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(wse_open(&d, "sim:attach=", &o), WSE_ERROR_INVALID_PARAM);
+	/* model= is rtl or fast, once; no empty fields */
+	assert_int_equal(wse_open(&d, "sim:board=sim-2x2,model=warp", &o), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_open(&d, "sim:model=fast,model=rtl", &o), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_open(&d, "sim:board=sim-2x2,", &o), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_open(&d, "sim:board=sim-2x2,,model=rtl", &o), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_open(&d, "sim:model=fastest", &o), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(wse_open(&d, "usb:0", &o), WSE_ERROR_NOT_SUPPORTED);
 	assert_int_equal(wse_open(&d, "pcie:/dev/wse0", &o), WSE_ERROR_NOT_SUPPORTED);
 	assert_int_equal(wse_open(NULL, "usb:", &o), WSE_ERROR_INVALID_PARAM);
@@ -442,7 +448,22 @@ static void test_spawn(void **state)
 	char *saved = strdup(getenv("WSEMU_SIM"));
 	setenv("WSEMU_SIM", "/nonexistent/wsemu-sim", 1);
 	assert_int_equal(wse_open(&d, "sim:board=sim-4x4", &o), WSE_ERROR_NOT_FOUND);
+	/* model=fast spawns $WSEMU_FAST instead (here the same mock), in
+	 * either order of the arguments; model=rtl is $WSEMU_SIM. */
+	setenv("WSEMU_FAST", saved, 1);
+	assert_int_equal(wse_open(&d, "sim:board=sim-2x2,model=fast", &o), 0);
+	assert_int_equal(wse_get_info(d, &in), 0);
+	assert_int_equal(in.columns, 2);
+	wse_close(d);
+	assert_int_equal(wse_open(&d, "sim:model=fast,board=sim-2x2", &o), 0);
+	wse_close(d);
+	assert_int_equal(wse_open(&d, "sim:board=sim-2x2,model=rtl", &o), WSE_ERROR_NOT_FOUND);
 	setenv("WSEMU_SIM", saved, 1);
+	setenv("WSEMU_FAST", "/nonexistent/wsemu-fast", 1);
+	assert_int_equal(wse_open(&d, "sim:board=sim-2x2,model=fast", &o), WSE_ERROR_NOT_FOUND);
+	assert_int_equal(wse_open(&d, "sim:board=sim-2x2,model=rtl", &o), 0);
+	wse_close(d);
+	unsetenv("WSEMU_FAST");
 	free(saved);
 }
 
