@@ -135,7 +135,7 @@ FAST_TB_DF   := $(FAST_BUILD)/tb_fast_df
 $(FAST_BUILD)/vec_model.o: tests/dataflow/vec_model.c tests/dataflow/vec_model.h $(FPU_MODEL_H)
 	@mkdir -p $(dir $@)
 	$(FPU_HOSTCC) -Itests/dataflow -Itests/fpu -c -o $@ $<
-$(FAST_BUILD)/wsf_df.o: sim/fast/wsf_df.c $(FAST_DF_HDRS) tests/dataflow/vec_model.h mk/fast.mk
+$(FAST_BUILD)/wsf_df.o: sim/fast/wsf_df.c sim/fast/wsf_fp.h $(FAST_DF_HDRS) tests/dataflow/vec_model.h mk/fast.mk
 	@mkdir -p $(dir $@)
 	$(FAST_CC) -O3 -Itests/dataflow -c -o $@ $<
 $(FAST_BUILD)/wsf_board.o: sim/fast/wsf_board.c $(FAST_DF_HDRS) mk/fast.mk
@@ -146,7 +146,7 @@ $(FAST_DF_LIB): $(FAST_BUILD)/wsf_board.o $(FAST_BUILD)/wsf_df.o $(FAST_BUILD)/v
 	ar rcs $@ $^
 $(FAST_TB_DF): sim/fast/tb_fast_df.c sim/fast/wsf_elf.h $(FAST_DF_HDRS) $(FAST_BUILD)/wsf_elf.o \
 	    $(FAST_DF_LIB) $(FAST_LIB) $(CORE_CFG)/wse_cfg.h
-	$(FAST_CC) -include $(CORE_CFG)/wse_cfg.h -o $@ $< $(FAST_BUILD)/wsf_elf.o $(FAST_DF_LIB) $(FAST_LIB)
+	$(FAST_CC) -include $(CORE_CFG)/wse_cfg.h -o $@ $< $(FAST_BUILD)/wsf_elf.o $(FAST_DF_LIB) $(FAST_LIB) -lm
 
 # The dataflow programs of test-pe-dataflow on the RTL PE harness and on
 # tb_fast_df, compared: exit status, console, wavelets sent per color, and
@@ -156,10 +156,10 @@ $(FAST_TB_DF): sim/fast/tb_fast_df.c sim/fast/wsf_elf.h $(FAST_DF_HDRS) $(FAST_B
 FAST_DF_SAN_SRCS := tests/fast/test_fast_df.c sim/fast/wsf_board.c sim/fast/wsf_df.c sim/fast/wsf_tile.c \
 	tests/dataflow/vec_model.c tests/fpu/fpu_model.c
 FAST_DF_TEST_SAN := $(FAST_BUILD)/san/test_fast_df
-$(FAST_DF_TEST_SAN): $(FAST_DF_SAN_SRCS) $(FAST_DF_HDRS) tests/dataflow/vec_model.h $(FPU_MODEL_H)
+$(FAST_DF_TEST_SAN): $(FAST_DF_SAN_SRCS) sim/fast/wsf_fp.h $(FAST_DF_HDRS) tests/dataflow/vec_model.h $(FPU_MODEL_H)
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -Itests/fpu \
-	  -Itests/dataflow -o $@ $(FAST_DF_SAN_SRCS)
+	  -Itests/dataflow -o $@ $(FAST_DF_SAN_SRCS) -lm
 
 # Then the board: test-core-mesh's program on the 16 tiles of the model
 # (signatures against QEMU) and test-pe-mesh's dataflow layer on the model
@@ -199,6 +199,6 @@ $(FAST_SERVER): $(FAST_SERVER_SRCS) $(FAST_SERVER_HDRS) $(FAST_DF_LIB) $(FAST_LI
 	@mkdir -p $(dir $@)
 	$(FAST_CC) -O2 -DWSF_BOARDS_DIR='"$(abspath $(BUILD)/boards)"' \
 	  -DWSF_BUILD_ID='"wsemu-fast $(FAST_REV)"' -o $@ $(FAST_SERVER_SRCS) \
-	  $(FAST_DF_LIB) $(FAST_LIB) $(WIRE_A) $(WIRE_LIBS)
+	  $(FAST_DF_LIB) $(FAST_LIB) $(WIRE_A) $(WIRE_LIBS) -lm
 .PHONY: wsemu-fast
 wsemu-fast: $(FAST_SERVER) $(FAST_BOARD_DTBS)

@@ -109,6 +109,15 @@ int wse_fast_df_ramp_push(struct wse_fast_df *df, uint64_t wavelet);
 int wse_fast_df_out_peek(const struct wse_fast_df *df, unsigned vc, uint64_t *wavelet);
 int wse_fast_df_out_pop(struct wse_fast_df *df, unsigned vc);
 
+/* The VCs whose send path holds wavelets, bit v for VC v (0 for NULL):
+ * where wse_fast_df_out_peek() finds one. */
+uint32_t wse_fast_df_out_mask(const struct wse_fast_df *df);
+
+/* True while the vector engine or the move channel has an operation
+ * queued or running (the vec_busy || mov_busy of wse_fast_df_state(), for
+ * the board's rounds); false for NULL. */
+bool wse_fast_df_engines_busy(const struct wse_fast_df *df);
+
 /* The unit's state.
  * Errors: WSE_ERROR_INVALID_PARAM (NULL). */
 int wse_fast_df_state(const struct wse_fast_df *df, struct wse_fast_df_state *st);

@@ -145,6 +145,12 @@ int wse_fast_tile_idle(struct wse_fast_tile *t, uint64_t n);
 int wse_fast_tile_mem_read(const struct wse_fast_tile *t, uint32_t addr, uint32_t *words, size_t n);
 int wse_fast_tile_mem_write(struct wse_fast_tile *t, uint32_t addr, const uint32_t *words, size_t n);
 
+/* The tile's DMEM itself, for the dataflow unit's engines, which read and
+ * write it word by word as the RTL's do beside the core: the words at
+ * byte offsets 0 .. *bytes - 1 from 0x8010_0000, little-endian. NULL
+ * when t is NULL. */
+uint8_t *wse_fast_tile_dmem(struct wse_fast_tile *t, uint32_t *bytes);
+
 /* Management-port CSR access (the tile's CSR window, CSR[n]): every CSR of
  * docs/core.md with the core's read-only rules, plus WSE_FAST_CSR_DPC, the
  * resume pc (written only while the core is halted; a write while it runs

@@ -6,7 +6,7 @@
  * work on either. docs/wsemu-fast.md, "The device server".
  *
  *   wsemu-fast --board NAME --socket PATH [--dtb FILE] [--max-cycles N]
- *              [--quiet]
+ *              [--quantum N] [--quiet]
  *
  * Options are also taken from $WSEMU_FAST_OPTS (before the command
  * line's). The board's DTB configures the model (wse_board_parse(), the
@@ -55,7 +55,7 @@ static void on_signal(int sig) { stop_signal = sig; }
 static void usage(void)
 {
 	fprintf(stderr, "usage: wsemu-fast --board NAME --socket PATH [--dtb FILE] "
-			"[--max-cycles N] [--quiet]\n"
+			"[--max-cycles N] [--quantum N] [--quiet]\n"
 			"  options also from $WSEMU_FAST_OPTS\n");
 	exit(3);
 }
@@ -177,6 +177,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	const char *board = NULL, *sock = NULL, *dtb_path = NULL;
 	uint64_t max_cycles = 0;
+	unsigned long quantum = 0;
 	bool quiet = false;
 	int nargs;
 	char **args = gather_args(argc, argv, &nargs);
@@ -192,7 +193,14 @@ int main(int argc, char **argv)
 			dtb_path = args[++i];
 		else if (!strcmp(a, "--max-cycles"))
 			max_cycles = strtoull(args[++i], NULL, 0);
-		else if (!strcmp(a, "--quiet"))
+		else if (!strcmp(a, "--quantum")) {
+			char *end;
+			quantum = strtoul(args[++i], &end, 0);
+			if (*end || quantum < 1 || quantum > 100000) {
+				fprintf(stderr, "wsemu-fast: --quantum must be 1..100000 cycles\n");
+				return 3;
+			}
+		} else if (!strcmp(a, "--quiet"))
 			quiet = true;
 		else if (!strcmp(a, "--trace") || !strcmp(a, "--fault") ||
 			 !strcmp(a, "--link-bytes-per-cycle") || !strcmp(a, "--link-stall")) {
@@ -232,7 +240,7 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	struct wsf_host *h;
-	int r = wsf_host_create(&bd, dtb, dtb_len, WSF_BUILD_ID, &h);
+	int r = wsf_host_create(&bd, (uint32_t)quantum, dtb, dtb_len, WSF_BUILD_ID, &h);
 	if (r < 0) {
 		fprintf(stderr, "wsemu-fast: %s: cannot build the model: %s\n", board, err_text(r));
 		return 3;

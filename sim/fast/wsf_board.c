@@ -39,6 +39,7 @@ struct wsf_node {
 	struct wse_fast_df *df;
 	uint8_t rx[32], tx[32];
 	struct wsf_inq in[4][WSE_FAST_MAX_VC]; /* N, E, S, W */
+	uint32_t inq_mask; /* bit p * WSE_FAST_MAX_VC + v: in[p][v] holds wavelets */
 	/* the RAMP input (the dataflow unit's send path): its head's state */
 	bool ramp_seen[WSE_FAST_MAX_VC];
 	struct wsf_entry ramp_head[WSE_FAST_MAX_VC];
@@ -51,6 +52,14 @@ struct wsf_node {
 	 * per input port; and the output ports a head waited for this round */
 	uint32_t fwd[WSF_PORTS], stall[WSF_PORTS], drop[WSF_PORTS];
 	uint8_t stalled;
+	/* A node asleep has nothing to do until something reaches it: its
+	 * core waits or has ended, its engines and its router are stuck, and
+	 * nothing of it waits for time. Rounds skip it (its core counts the
+	 * round as idle) until a wavelet enters one of its input queues, a
+	 * neighbour takes one of the wavelets it sent (a credit back), or the
+	 * board is woken from outside. `busy` records progress in the round,
+	 * `timed` a wavelet held up by time alone. */
+	bool asleep, busy, timed;
 };
 
 struct wse_fast_board {
@@ -253,6 +262,8 @@ static bool wsf_inq_push(struct wse_fast_board *b, struct wsf_node *n, unsigned 
 		return false;
 	q->e[(q->head + q->count) % b->cfg.df.vc_depth] = wsf_arrive(n, p, w, t);
 	q->count++;
+	n->inq_mask |= 1u << (p * WSE_FAST_MAX_VC + wsf_vc(b, w));
+	n->asleep = false;
 	return true;
 }
 
@@ -295,8 +306,10 @@ static int wsf_head(struct wse_fast_board *b, unsigned x, unsigned y, struct wsf
 {
 	int moved = 0;
 	*popped = false;
-	if (e->t + b->cfg.hop_cycles > b->round_end)
+	if (e->t + b->cfg.hop_cycles > b->round_end) {
+		wsf_node(b, x, y)->timed = true;
 		return 0;
+	}
 	if (!e->drop) {
 		for (unsigned q = 0; q < WSF_PORTS && e->left; q++) {
 			if (!(e->left >> q & 1u))
@@ -328,8 +341,10 @@ static int wsf_route_node(struct wse_fast_board *b, unsigned x, unsigned y)
 	struct wsf_node *n = wsf_node(b, x, y);
 	int moved = 0, r;
 	bool popped;
-	for (unsigned p = 0; p < 4; p++) {
-		for (unsigned v = 0; v < b->cfg.df.num_vc; v++) {
+	/* the queues holding wavelets, in port and VC order */
+	for (uint32_t m = n->inq_mask; m; m &= m - 1) {
+		unsigned bit = (unsigned)__builtin_ctz(m), p = bit / WSE_FAST_MAX_VC, v = bit % WSE_FAST_MAX_VC;
+		{
 			struct wsf_inq *q = &n->in[p][v];
 			while (q->count) {
 				if ((r = wsf_head(b, x, y, &q->e[q->head], &popped)) < 0)
@@ -339,10 +354,18 @@ static int wsf_route_node(struct wse_fast_board *b, unsigned x, unsigned y)
 					break;
 				q->head = (q->head + 1) % b->cfg.df.vc_depth;
 				q->count--;
+				/* a credit back to the neighbour that sent it */
+				unsigned pp;
+				struct wsf_node *up = wsf_peer(b, x, y, p, &pp);
+				if (up)
+					up->asleep = false;
+				if (!q->count)
+					n->inq_mask &= ~(1u << bit);
 			}
 		}
 	}
-	for (unsigned v = 0; v < b->cfg.df.num_vc; v++) {
+	for (uint32_t m = wse_fast_df_out_mask(n->df); m; m &= m - 1) {
+		unsigned v = (unsigned)__builtin_ctz(m);
 		uint64_t w;
 		while (wse_fast_df_out_peek(n->df, v, &w) == 0) {
 			if (!n->ramp_seen[v]) {
@@ -381,12 +404,15 @@ static int wsf_route_all(struct wse_fast_board *b)
 	for (unsigned y = 0; y < b->cfg.rows; y++) {
 		for (unsigned x = 0; x < b->cfg.cols; x++) {
 			struct wsf_node *n = wsf_node(b, x, y);
+			if (n->asleep)
+				continue;
 			if (n->hook)
 				r = n->hook(n->hook_ctx, n->df, b->round_end);
 			else
 				r = wsf_route_node(b, x, y);
 			if (r < 0)
 				return r;
+			n->busy |= r > 0;
 			moved += r;
 		}
 	}
@@ -403,6 +429,8 @@ static int wsf_pass(struct wse_fast_board *b, unsigned *left)
 	*left = 0;
 	for (unsigned i = 0; i < nodes; i++) {
 		struct wsf_node *n = &b->nodes[i];
+		if (n->asleep)
+			continue;
 		/* A core that waited while its engines worked resumes at their
 		 * time in the round (the wait counts as idle cycles). */
 		if (n->waiting && !n->ended && n->budget && b->cfg.quantum - n->budget < n->elems) {
@@ -414,11 +442,8 @@ static int wsf_pass(struct wse_fast_board *b, unsigned *left)
 		}
 		if (!n->ended && n->budget) {
 			uint64_t c;
-			struct wse_fast_df_state st;
-			int r = wse_fast_df_state(n->df, &st);
-			if (r < 0)
-				return r;
-			r = wse_fast_df_run_core(n->df, n->budget, &c);
+			bool engines_busy = wse_fast_df_engines_busy(n->df);
+			int r = wse_fast_df_run_core(n->df, n->budget, &c);
 			if (r < 0)
 				return r;
 			if (c > n->budget) {
@@ -427,9 +452,10 @@ static int wsf_pass(struct wse_fast_board *b, unsigned *left)
 			}
 			n->budget -= c;
 			moved += c != 0;
+			n->busy |= c != 0;
 			n->waiting = r == WSE_FAST_DF_BLOCKED || r == WSE_FAST_DF_HALTED;
 			/* idle engines start what the core issued at the core's time */
-			if (!st.vec_busy && !st.mov_busy && n->elems < b->cfg.quantum - n->budget)
+			if (!engines_busy && n->elems < b->cfg.quantum - n->budget)
 				n->elems = b->cfg.quantum - n->budget;
 			if (r == WSE_FAST_DF_EXIT)
 				n->ended = true;
@@ -444,6 +470,7 @@ static int wsf_pass(struct wse_fast_board *b, unsigned *left)
 				return r;
 			n->elems += e;
 			moved += e != 0;
+			n->busy |= e != 0;
 		}
 	}
 	int r = wsf_route_all(b);
@@ -481,7 +508,9 @@ static int wsf_round(struct wse_fast_board *b, int *moved_total, unsigned *left)
 		n->debt = n->debt < b->cfg.quantum ? 0 : n->debt - b->cfg.quantum;
 		n->elems = 0; /* elements done this round */
 		n->waiting = false;
-		n->stalled = 0;
+		if (!n->asleep)
+			n->stalled = 0;
+		n->busy = n->timed = false;
 	}
 	int moved;
 	*moved_total = 0;
@@ -501,6 +530,11 @@ static int wsf_round(struct wse_fast_board *b, int *moved_total, unsigned *left)
 		for (unsigned q = 0; q < WSF_PORTS; q++)
 			if (n->stalled >> q & 1u)
 				wsf_count(&n->stall[q], b->cfg.quantum);
+		/* nothing done in the whole round and nothing owed to time: asleep
+		 * (a node already asleep stays so; its stalls count on) */
+		if (!n->asleep && !n->busy && !n->timed && !n->debt && !n->hook &&
+		    (n->ended || n->waiting))
+			n->asleep = true;
 	}
 	b->now = b->round_end;
 	return 0;
@@ -581,6 +615,8 @@ int wse_fast_board_wake(struct wse_fast_board *b)
 	if (!b)
 		return WSE_ERROR_INVALID_PARAM;
 	b->quiet_rounds = 0;
+	for (unsigned i = 0; i < b->cfg.cols * b->cfg.rows; i++)
+		b->nodes[i].asleep = false;
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "wse_fast_df.h"
 #include "wsemu/wse_error.h"
 #include "vec_model.h"
+#include "wsf_fp.h"
 
 /* Register window (rtl/pe/dataflow/wse_df_pkg.sv). */
 enum {
@@ -56,6 +57,7 @@ struct wsf_chan {
 struct wse_fast_df {
 	struct wse_fast_df_cfg cfg;
 	struct wse_fast_tile *tile;
+	uint8_t *dmem;
 	uint32_t dmem_words;
 	/* RAMP queues, router -> PE */
 	uint64_t inq[32][WSF_MAX_DEPTH];
@@ -93,6 +95,12 @@ int wse_fast_df_create(const struct wse_fast_df_cfg *cfg, struct wse_fast_tile *
 	df->cfg = *cfg;
 	df->tile = tile;
 	df->dmem_words = cfg->dmem_bytes / 4;
+	uint32_t tile_dmem;
+	df->dmem = wse_fast_tile_dmem(tile, &tile_dmem);
+	if (cfg->dmem_bytes > tile_dmem) {
+		free(df);
+		return WSE_ERROR_INVALID_PARAM;
+	}
 	df->last = 95;
 	for (unsigned d = 0; d < 8; d++) {
 		df->dsd[d].len0 = 1;
@@ -198,6 +206,19 @@ int wse_fast_df_out_pop(struct wse_fast_df *df, unsigned vc)
 	return 0;
 }
 
+uint32_t wse_fast_df_out_mask(const struct wse_fast_df *df)
+{
+	uint32_t m = 0;
+	for (unsigned v = 0; df && v < df->cfg.num_vc; v++)
+		m |= (df->out_count[v] != 0) << v;
+	return m;
+}
+
+bool wse_fast_df_engines_busy(const struct wse_fast_df *df)
+{
+	return df && (df->vec.count || df->mov.count);
+}
+
 int wse_fast_df_state(const struct wse_fast_df *df, struct wse_fast_df_state *st)
 {
 	if (!df || !st)
@@ -255,16 +276,17 @@ static uint32_t wsf_next(struct wse_fast_df *df, bool take)
 
 /* ---- Vector engine and move channel -------------------------------------------- */
 
+/* DMEM word accesses of the engines (the address wraps in DMEM). */
 static int wsf_mem_rd(const struct wse_fast_df *df, uint32_t word, uint32_t *v)
 {
-	return wse_fast_tile_mem_read(df->tile, WSE_FAST_DMEM_BASE + 4u * (word & (df->dmem_words - 1)),
-				      v, 1);
+	memcpy(v, df->dmem + 4u * (word & (df->dmem_words - 1)), 4);
+	return 0;
 }
 
 static int wsf_mem_wr(struct wse_fast_df *df, uint32_t word, uint32_t v)
 {
-	return wse_fast_tile_mem_write(df->tile, WSE_FAST_DMEM_BASE + 4u * (word & (df->dmem_words - 1)),
-				       &v, 1);
+	memcpy(df->dmem + 4u * (word & (df->dmem_words - 1)), &v, 4);
+	return 0;
 }
 
 static uint32_t wsf_addr(const struct vm_dsd *d, uint32_t i0, uint32_t i1)
@@ -344,8 +366,7 @@ static int wsf_elem(struct wse_fast_df *df, struct wsf_chan *ch, bool is_move)
 	if (is_move) {
 		res = e->a;
 	} else {
-		/* The element as a one-element operation of the engine's C model,
-		 * its operands in a scratch memory: a, B, dst (the addend). */
+		/* The element's operands: a, B, dst (the addend). */
 		uint32_t s = op->bmode == VM_B_PERPASS && useb ? e->s : op->scalar;
 		uint32_t m[3] = { e->a, needb ? e->b : s, 0 };
 		if (addend) {
@@ -355,15 +376,10 @@ static int wsf_elem(struct wse_fast_df *df, struct wsf_chan *ch, bool is_move)
 			   (r = wsf_mem_rd(df, wsf_addr(&op->d, e->i0, e->i1), &m[2])) < 0) {
 			return r;
 		}
-		struct vm_op one = { .op = op->op, .bmode = VM_B_VEC, .rm = op->rm };
-		one.a = (struct vm_dsd){ .base = 0, .len0 = 1, .len1 = 1 };
-		one.b = (struct vm_dsd){ .base = 1, .len0 = 1, .len1 = 1 };
-		one.d = (struct vm_dsd){ .base = 2, .len0 = 1, .len1 = 1 };
 		uint32_t fl = 0;
-		if (vm_run(m, 4, NULL, &one, &fl) != 0)
-			return WSE_ERROR_OTHER;
+		if (!wsf_fp_fast(op->op, op->rm, m[0], m[1], m[2], df->flags & WSF_FLAG_NX, &res, &fl))
+			res = vm_elem(op->op, op->rm, m[0], m[1], m[2], &fl);
 		df->flags |= fl;
-		res = m[2];
 	}
 	e->have_a = e->have_b = false;
 	if (op->d.fab) {
@@ -388,10 +404,86 @@ advance:
 	return 1;
 }
 
+/*
+ * The bulk path of the vector engine: the elements of the head operation
+ * from where it stands, in one loop, for FADDS, FMULS and FMACS with B a
+ * vector, the scalar or a per-pass scalar and the destination in memory.
+ * It stops at an operand not yet in its queue, at max, or when the
+ * operation retires. The elements, their operand order (per-pass scalar,
+ * a, b, dst), their arithmetic and the retirement are wsf_elem's (the
+ * same functions), so the results are the same: only the per-element
+ * bookkeeping is saved. Returns the elements done.
+ */
+static uint64_t wsf_bulk(struct wse_fast_df *df, struct wsf_chan *ch, uint64_t max)
+{
+	struct wsf_op *o = &ch->q[ch->head];
+	const struct vm_op *op = &o->op;
+	struct wsf_elem *e = &ch->e;
+	if (e->pend_send || e->have_a || e->have_b || op->d.fab ||
+	    (op->op != VM_FADDS && op->op != VM_FMULS && op->op != VM_FMACS) ||
+	    (op->bmode != VM_B_VEC && op->bmode != VM_B_SCALAR && op->bmode != VM_B_PERPASS))
+		return 0;
+	uint32_t len0 = op->d.len0 ? op->d.len0 : 65536u, len1 = op->d.len1 ? op->d.len1 : 65536u;
+	bool vecb = op->bmode == VM_B_VEC, perpass = op->bmode == VM_B_PERPASS;
+	uint64_t n = 0;
+	while (n < max) {
+		if (perpass && !e->have_s) {
+			if (op->b.fab) {
+				if (!wsf_in_pop(df, op->b.base & 31u, &e->s))
+					break;
+			} else {
+				wsf_mem_rd(df, (uint32_t)((int64_t)op->b.base + (int64_t)e->i1 * op->b.st1),
+					   &e->s);
+			}
+			e->have_s = true;
+		}
+		uint32_t a, b = perpass ? e->s : op->scalar, d = 0, res, fl = 0;
+		if (op->a.fab) {
+			if (!wsf_in_pop(df, op->a.base & 31u, &a))
+				break;
+		} else {
+			wsf_mem_rd(df, wsf_addr(&op->a, e->i0, e->i1), &a);
+		}
+		if (vecb) {
+			if (op->b.fab) {
+				if (!wsf_in_pop(df, op->b.base & 31u, &b)) {
+					e->a = a; /* gathered: wsf_elem goes on from here */
+					e->have_a = true;
+					break;
+				}
+			} else {
+				wsf_mem_rd(df, wsf_addr(&op->b, e->i0, e->i1), &b);
+			}
+		}
+		uint32_t dw = wsf_addr(&op->d, e->i0, e->i1);
+		if (op->op == VM_FMACS)
+			wsf_mem_rd(df, dw, &d);
+		if (!wsf_fp_fast(op->op, op->rm, a, b, d, df->flags & WSF_FLAG_NX, &res, &fl))
+			res = vm_elem(op->op, op->rm, a, b, d, &fl);
+		df->flags |= fl;
+		wsf_mem_wr(df, dw, res);
+		n++;
+		if (++e->i0 == len0) {
+			e->i0 = 0;
+			e->have_s = false;
+			if (++e->i1 == len1) {
+				wsf_chan_retire(df, ch);
+				break;
+			}
+		}
+	}
+	return n;
+}
+
 static int wsf_chan_run(struct wse_fast_df *df, struct wsf_chan *ch, bool is_move, uint64_t max,
 			uint64_t *n)
 {
 	while (ch->count && *n < max) {
+		if (!is_move) {
+			*n += wsf_bulk(df, ch, max - *n);
+			if (*n >= max || !ch->count)
+				break;
+		}
 		bool was_pending = ch->e.pend_send;
 		int r = wsf_elem(df, ch, is_move);
 		if (r < 0)

@@ -727,14 +727,14 @@ struct wse_fast_board *wsf_host_board(struct wsf_host *h)
 
 /* ---- Life ------------------------------------------------------------------------------ */
 
-int wsf_host_create(const struct wse_board *bd, const uint8_t *dtb, size_t dtb_len,
-		    const char *build_id, struct wsf_host **out)
+int wsf_host_create(const struct wse_board *bd, uint32_t quantum, const uint8_t *dtb,
+		    size_t dtb_len, const char *build_id, struct wsf_host **out)
 {
 	if (!bd || !dtb || !build_id || !out || dtb_len > WSE_PROTO_MAX_PAYLOAD - WSE_INFO_BYTES)
 		return WSE_ERROR_INVALID_PARAM;
 	struct wse_fast_board_cfg cfg = {
 		.cols = bd->columns, .rows = bd->rows, .imem_bytes = bd->imem_bytes,
-		.dmem_bytes = bd->dmem_bytes, .dmem_banks = bd->dmem_banks,
+		.dmem_bytes = bd->dmem_bytes, .dmem_banks = bd->dmem_banks, .quantum = quantum,
 		.df = {.ramp_color_depth = bd->ramp_color_depth, .num_vc = bd->num_vc,
 		       .vc_depth = bd->vc_depth},
 	};

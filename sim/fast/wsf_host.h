@@ -32,13 +32,14 @@
 
 struct wsf_host;
 
-/* A host interface over a new board model built as bd describes it; dtb
- * (dtb_len bytes, the blob bd was parsed from) is what INFO returns, and
- * build_id its build ID (truncated to 31 characters).
+/* A host interface over a new board model built as bd describes it, with
+ * rounds of quantum cycles (0: the model's default); dtb (dtb_len bytes,
+ * the blob bd was parsed from) is what INFO returns, and build_id its
+ * build ID (truncated to 31 characters).
  * Errors: WSE_ERROR_INVALID_PARAM (NULL, a board the model cannot hold),
  * WSE_ERROR_NO_MEM. */
-int wsf_host_create(const struct wse_board *bd, const uint8_t *dtb, size_t dtb_len,
-		    const char *build_id, struct wsf_host **out);
+int wsf_host_create(const struct wse_board *bd, uint32_t quantum, const uint8_t *dtb,
+		    size_t dtb_len, const char *build_id, struct wsf_host **out);
 
 /* Free it and its board; NULL is ignored. */
 void wsf_host_destroy(struct wsf_host *h);

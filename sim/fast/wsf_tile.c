@@ -358,6 +358,13 @@ int wse_fast_tile_mem_read(const struct wse_fast_tile *t, uint32_t addr, uint32_
 	return wsf_mgmt_copy(t, addr, words, n, false);
 }
 
+uint8_t *wse_fast_tile_dmem(struct wse_fast_tile *t, uint32_t *bytes)
+{
+	if (bytes)
+		*bytes = t ? t->dmem_bytes : 0;
+	return t ? t->dmem : NULL;
+}
+
 int wse_fast_tile_mem_write(struct wse_fast_tile *t, uint32_t addr, const uint32_t *words, size_t n)
 {
 	return wsf_mgmt_copy(t, addr, (void *)(uintptr_t)words, n, true);

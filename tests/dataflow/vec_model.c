@@ -15,6 +15,18 @@ static uint32_t addr(const struct vm_dsd *d, uint32_t i0, uint32_t i1, uint32_t 
 	return (uint32_t)((int64_t)d->base + (int64_t)i1 * d->st1 + (int64_t)i0 * d->st0) % words;
 }
 
+uint32_t vm_elem(int op, int rm, uint32_t a, uint32_t b, uint32_t d, uint32_t *flags)
+{
+	switch (op) {
+	case VM_FADDS: return fpu_model(FPU_ADD, rm, a, b, 0, flags);
+	case VM_FMULS: return fpu_model(FPU_MUL, rm, a, b, 0, flags);
+	case VM_FMACS: return fpu_model(FPU_MADD, rm, a, b, d, flags);
+	case VM_FMAXS: return fpu_model(FPU_MAX, rm, a, b, 0, flags);
+	case VM_RELU:  return fpu_model(FPU_MAX, rm, a, 0, 0, flags);
+	default:       *flags = 0; return a;
+	}
+}
+
 int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
 	   const struct vm_op *op, uint32_t *flags)
 {
@@ -56,14 +68,7 @@ int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
 			} else if (op->op == VM_FMACS && !op->d.fab) {
 				dv = mem[addr(&op->d, i0, i1, words)];
 			}
-			switch (op->op) {
-			case VM_FADDS: r = fpu_model(FPU_ADD, op->rm, a, b, 0, &fl); break;
-			case VM_FMULS: r = fpu_model(FPU_MUL, op->rm, a, b, 0, &fl); break;
-			case VM_FMACS: r = fpu_model(FPU_MADD, op->rm, a, b, dv, &fl); break;
-			case VM_FMAXS: r = fpu_model(FPU_MAX, op->rm, a, b, 0, &fl); break;
-			case VM_RELU:  r = fpu_model(FPU_MAX, op->rm, a, 0, 0, &fl); break;
-			default:       r = a; fl = 0; break;
-			}
+			r = vm_elem(op->op, op->rm, a, b, dv, &fl);
 			*flags |= fl;
 			if (op->d.fab) {
 				unsigned c = op->d.base & 31u;

@@ -32,6 +32,11 @@ struct vm_fabric {
 	unsigned head[32], tail[32];
 };
 
+/* One element of operation op (VM_*) in rounding mode rm: a, the B
+ * operand b, and for FMACS the addend d (a * b + d, one rounding); sets
+ * *flags to its FPU flags. */
+uint32_t vm_elem(int op, int rm, uint32_t a, uint32_t b, uint32_t d, uint32_t *flags);
+
 /* Runs one operation on mem (words). Returns 0, or -1 if it pops an empty
  * fabric queue. ORs the flags of every element into *flags. */
 int vm_run(uint32_t *mem, uint32_t mem_words, struct vm_fabric *fab,

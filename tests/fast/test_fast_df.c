@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "wse_fast_board.h"
+#include "wsf_fp.h"
 #include "wsemu/wse_error.h"
 
 static int fails;
@@ -186,8 +187,59 @@ static void test_board(void)
 	wse_fast_board_destroy(NULL);
 }
 
+/* The host-arithmetic path of the vector engine's elements against the
+ * FPU's C model: where it answers, the same bits and flags. Operands from
+ * random bits, from values near 1, near the underflow threshold, near
+ * overflow, and zeros, subnormals, infinities and NaNs. */
+static uint32_t fp_operand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	uint32_t r = (uint32_t)(*x >> 16), sign = (uint32_t)(*x >> 63) << 31;
+	switch (*x >> 8 & 7) {
+	case 0: return r;
+	case 1: return sign | (126u + (r >> 30)) << 23 | (r & 0x7fffffu);  /* near 1 */
+	case 2: return sign | (1u + (r >> 29)) << 23 | (r & 0x7fffffu);    /* near 2^-126 */
+	case 3: return sign | (250u + (r >> 29)) << 23 | (r & 0x7fffffu);  /* near overflow */
+	case 4: return sign | (r & 0x7fffffu);                               /* subnormal, zero */
+	case 5: return sign | 0x7f800000u | (r & 7u);                        /* inf, NaNs */
+	default: return sign | (100u + (r >> 27)) << 23 | (r & 0x7fffffu); /* 2^-27 .. 2^4 */
+	}
+}
+
+static void test_fp_fast(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	static const int ops[3] = {VM_FADDS, VM_FMULS, VM_FMACS};
+	unsigned fast = 0, bad = 0;
+	for (unsigned i = 0; i < 600000; i++) {
+		int op = ops[i % 3];
+		uint32_t a = fp_operand(&x), b = fp_operand(&x), d = fp_operand(&x);
+		if (i % 5 == 0) /* a product near -d: cancellation */
+			d = vm_elem(VM_FMULS, 0, a, b, 0, &(uint32_t){0}) ^ 0x80000000u ^ (uint32_t)(x & 3);
+		uint32_t r1, f1 = 0, f2 = 0, r2 = vm_elem(op, 0, a, b, d, &f2);
+		bool have_nx = i & 1;
+		if (!wsf_fp_fast(op, 0, a, b, d, have_nx, &r1, &f1))
+			continue;
+		fast++;
+		if (r1 != r2 || f1 != (have_nx ? 0 : f2)) {
+			if (bad++ < 5)
+				fprintf(stderr, "test_fast_df: op %d %08x %08x %08x: host %08x/%x, "
+					"FPU model %08x/%x\n", op, a, b, d, r1, f1, r2, f2);
+		}
+	}
+	CHECK(bad == 0);
+	CHECK(fast > 200000); /* the path is taken for most ordinary operands */
+	uint32_t r, f;
+	CHECK(!wsf_fp_fast(VM_FMACS, 1, 0x3f800000u, 0x3f800000u, 0, false, &r, &f)); /* RTZ */
+	CHECK(!wsf_fp_fast(VM_FMAXS, 0, 0x3f800000u, 0x3f800000u, 0, false, &r, &f));
+	CHECK(!wsf_fp_fast(VM_FADDS, 0, 0x3f800000u, 0xbf800000u, 0, false, &r, &f)); /* zero */
+}
+
 int main(void)
 {
+	test_fp_fast();
 	test_df();
 	test_board();
 	if (fails) {
