@@ -33,7 +33,12 @@ $(TM_GEN): $(TM_KERNEL)
 
 # ---- tests -----------------------------------------------------------------------
 TM_TEST := $(TM_DIR)/test_train_mesh
-TM_ENV   = WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp}
+TM_ENV   = WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) WSEMU_FAST=$(abspath $(FAST_SERVER)) \
+	TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp}
+# The cross-check: each pass and step on the RTL also runs on the functional
+# model of the same board and must give the RTL's bits.
+TM_X4    = WSE_TEST_URI_FAST=sim:board=sim-4x4,model=fast
+TM_X2    = WSE_TEST_URI_FAST=sim:board=sim-2x2,model=fast
 
 $(TM_TEST): tests/train/test_train_mesh.c tests/train/tr_test.h include/wsemu/wse_mlp_abi.h $(TR_INT)
 	@mkdir -p $(dir $@)
@@ -41,18 +46,19 @@ $(TM_TEST): tests/train/test_train_mesh.c tests/train/tr_test.h include/wsemu/ws
 
 # The runs are independent (each spawns its own simulator), so they go two
 # at a time, each run's output printed whole when it ends (make -O), the
-# longest first.
-TM_RUNS := tm-4x4-adam tm-4x4-passes tm-wsetrain tm-4x4-link tm-4x4-fastlink tm-2x2-sgd tm-2x2-three
+# longest first. tm-fast runs the whole suite on the functional model alone.
+TM_RUNS := tm-4x4-adam tm-4x4-passes tm-wsetrain tm-4x4-link tm-4x4-fastlink tm-2x2-sgd tm-2x2-three \
+	tm-fast
 .PHONY: test-train-mesh $(TM_RUNS)
-test-train-mesh: $(TM_TEST) $(DS_SIMS) $(WSETRAIN)
+test-train-mesh: $(TM_TEST) $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(WSETRAIN)
 	@$(MAKE) --no-print-directory -j2 -O $(TM_RUNS)
 
 tm-4x4-passes:
 	@echo "--- mesh backend vs reference on sim-4x4"
-	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='test_*' $(TM_TEST)
+	$(TM_ENV) $(TM_X4) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='test_*' $(TM_TEST)
 tm-4x4-adam:
 	@echo "--- 10 steps with AdamW through the API on sim-4x4"
-	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='api_steps_adam' $(TM_TEST)
+	$(TM_ENV) $(TM_X4) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='api_steps_adam' $(TM_TEST)
 tm-4x4-link:
 	@echo "--- the same bits at another link bandwidth, with random link back-pressure"
 	$(TM_ENV) WSEMU_SIM_OPTS="--link-bytes-per-cycle 2 --link-stall 7" WSE_TEST_URI=sim:board=sim-4x4 \
@@ -63,10 +69,16 @@ tm-4x4-fastlink:
 		TM_FILTER='test_64*' $(TM_TEST)
 tm-2x2-three:
 	@echo "--- mesh backend vs reference on sim-2x2"
-	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='test_three*' $(TM_TEST)
+	$(TM_ENV) $(TM_X2) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='test_three*' $(TM_TEST)
 tm-2x2-sgd:
 	@echo "--- 10 steps with SGD through the API on sim-2x2"
-	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='api_steps_sgd' $(TM_TEST)
+	$(TM_ENV) $(TM_X2) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='api_steps_sgd' $(TM_TEST)
+tm-fast:
+	@echo "--- the whole suite on the functional model (wsemu-fast): sim-4x4, sim-2x2"
+	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4,model=fast WSE_TEST_MESH=4x4 $(TM_TEST)
+	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2,model=fast WSE_TEST_MESH=2x2 TM_SKIP='full_*' $(TM_TEST)
+	$(TM_ENV) WSETRAIN=$(abspath $(WSETRAIN)) WORK=$(abspath $(TM_DIR))/wsetrain-fast \
+		WSE_TEST_DEVICE=sim:board=sim-2x2,model=fast tests/train/test_wsetrain_mesh.sh
 tm-wsetrain:
 	@echo "--- wsetrain on the mesh: kill and resume, bad inputs"
 	$(TM_ENV) WSETRAIN=$(abspath $(WSETRAIN)) WORK=$(abspath $(TM_DIR))/wsetrain \
@@ -80,15 +92,35 @@ test-full-train-mesh: $(TM_TEST) $(DS_SIMS)
 TEST_STAGES += test-train-mesh
 TEST_FULL_STAGES += test-full-train-mesh
 
-# ---- make run: train on the simulated 4x4 mesh -----------------------------------
-RUN_STEPS  ?= 20
+# ---- make run: train on a simulated mesh -------------------------------------------
+# Three epochs of 196-64-10 (Adam, batch 32: 5,625 steps) on the functional
+# model of the board (wsemu-fast), then the whole test set. MODEL=rtl trains
+# on the RTL instead (the Verilator benchmark model of sim-4x4, about 15 s a
+# step: set RUN_STEPS), BOARD= another simulated board, RUN_STEPS= fewer steps.
+MODEL      ?= fast
+RUN_STEPS  ?= 5625
+RUN_EVAL   ?= 0
 TM_PARAMS  := docs/examples/fmnist-196-64-10-mesh.params
-TM_RUN_ENV  = WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) WSEMU_SIM_DIR=$(abspath $(DS_FAST_DIR))
+TM_RUN_ENV  = WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) WSEMU_SIM_DIR=$(abspath $(DS_FAST_DIR)) \
+	WSEMU_FAST=$(abspath $(FAST_SERVER))
+# the board's mesh from its name (sim-CxR)
+TM_RUN_MESH = $(patsubst sim-%,%,$(BOARD))
+ifeq ($(MODEL),fast)
+TM_RUN_URI  = sim:board=$(BOARD),model=fast
+TM_RUN_DEPS = $(FAST_SERVER) $(BUILD)/boards/$(BOARD)/$(BOARD).dtb
+else ifeq ($(MODEL),rtl)
+TM_RUN_URI  = sim:board=$(BOARD)
+TM_RUN_DEPS = $(if $(filter sim-4x4,$(BOARD)),$(DS_FAST_SIM),$(DS_DIR)/$(BOARD)/wsemu-sim) $(DS_DIR)/bin/wsemu-sim
+else
+$(error MODEL=$(MODEL): the models are fast and rtl)
+endif
 
 .PHONY: run-train
-run-train: $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(WSETRAIN)
+run-train: $(TM_RUN_DEPS) $(WSETRAIN)
 	@rm -rf $(TM_DIR)/run; mkdir -p $(TM_DIR)/run
-	sed 's|^data.dir = .*|data.dir = $(TR_FM)|' $(TM_PARAMS) > $(TM_DIR)/run/run.params
+	sed -e 's|^data.dir = .*|data.dir = $(TR_FM)|' -e 's|^runtime.device = .*|runtime.device = $(TM_RUN_URI)|' \
+	  -e 's|^runtime.mesh = .*|runtime.mesh = $(TM_RUN_MESH)|' \
+	  -e 's|^run.eval_examples = .*|run.eval_examples = $(RUN_EVAL)|' $(TM_PARAMS) > $(TM_DIR)/run/run.params
 	$(TM_RUN_ENV) $(WSETRAIN) --params $(TM_DIR)/run/run.params --model-dir $(TM_DIR)/run/model \
 		--num-steps $(RUN_STEPS)
 	$(TM_RUN_ENV) $(WSETRAIN) --params $(TM_DIR)/run/run.params --model-dir $(TM_DIR)/run/model \
@@ -108,8 +140,17 @@ $(TM_BENCH): tests/bench/bench_train.c $(TR_INT)
 	$(CC) $(TR_TCFLAGS) -o $@ $< $(TR_INT) $(TR_LIBS)
 
 .PHONY: bench-train
-bench-train: $(TM_BENCH) $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim
+bench-train: $(TM_BENCH) $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(FAST_SERVER) $(FAST_BOARD_DTBS)
 	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) $(TM_BENCH) gemm $(BENCH_TRAIN_GEMM_STEPS)
 	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) $(TM_BENCH) accuracy $(BENCH_TRAIN_STEPS) $(BENCH_TRAIN_EVAL)
+	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) WSE_BENCH_URI=sim:board=sim-4x4,model=fast $(TM_BENCH) epoch
 
 BENCH_STAGES += bench-train
+
+# The functional model against the RTL's benchmark model (tests/bench/bench_sim.sh).
+BENCH_SIM_STEPS ?= 10
+.PHONY: bench-sim
+bench-sim: $(TM_BENCH) $(WSETRAIN) $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(FAST_SERVER) $(FAST_BOARD_DTBS)
+	$(TM_RUN_ENV) tests/bench/bench_sim.sh $(WSETRAIN) $(TM_BENCH) $(TM_DIR)/bench-sim $(TR_FM) $(BENCH_SIM_STEPS)
+
+BENCH_STAGES += bench-sim

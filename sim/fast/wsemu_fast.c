@@ -333,10 +333,15 @@ model_error:
 		fprintf(stderr, "wsemu-fast: model error: %s\n", err_text(r));
 		rc = 1;
 	}
-	if (!quiet)
-		fprintf(stderr, "wsemu-fast: %s after %" PRIu64 " cycles (%.1f s)\n",
+	if (!quiet) {
+		struct timespec cpu;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+		double cs = (double)cpu.tv_sec + cpu.tv_nsec / 1e9;
+		fprintf(stderr, "wsemu-fast: %s after %" PRIu64 " cycles (%.1f s, %.2f s of CPU: "
+				"%.0f cycles per CPU-second)\n",
 			host_gone ? "host disconnected" : stop_signal ? "terminated" : "stopped",
-			wsf_host_now(h), wall_seconds() - t0);
+			wsf_host_now(h), wall_seconds() - t0, cs, cs > 0 ? (double)wsf_host_now(h) / cs : 0);
+	}
 	wsf_host_destroy(h);
 	free(dtb);
 	free(args);

@@ -6,6 +6,11 @@
  *                                  first 10 steps checked bit for bit against
  *                                  the reference, STEPS steps, test accuracy on
  *                                  the first N test images, all on the mesh
+ *   bench_train epoch              784-128-10, batch 32, SGD lr 0.05 momentum
+ *                                  0.9, examples in file order: one epoch
+ *                                  (1,875 steps), then all 10,000 test images
+ *   bench_train load               the time to open the device, load the
+ *                                  kernel on every tile and write the routes
  *
  * Prints "BENCH <name> <value> <unit>" lines. WSE_BENCH_URI picks the device
  * (default sim:board=sim-4x4), TR_FM_DIR the dataset. */
@@ -142,6 +147,27 @@ static void print_profile(const struct train_mesh_stats *st)
 	       p[WSE_MLP_PROF_BWW_CHAIN(0)], p[WSE_MLP_PROF_BWW_BIAS(0)], p[WSE_MLP_PROF_LOCAL], p[WSE_MLP_PROF_LOCAL_ELEMS]);
 }
 
+/* Forward passes over the first n test examples in batches of 32: the
+ * examples predicted right, or -1 after an error. */
+static int64_t eval_mesh(struct train_mesh *m, struct model *md, const struct fm_data *te,
+			 unsigned n)
+{
+	uint32_t correct = 0;
+
+	for (unsigned e = 0; e < n; e += 32) {
+		unsigned k = n - e < 32 ? n - e : 32;
+		struct train_ref_out o;
+
+		memset(&o, 0, sizeof(o));
+		if (train_mesh_pass(m, &md->net, te->x + (size_t)e * te->features, te->y + e, k, k, &o)) {
+			die("eval", train_mesh_last_error(m));
+			return -1;
+		}
+		correct += o.correct;
+	}
+	return correct;
+}
+
 static int bench_gemm(const char *fm, unsigned steps)
 {
 	static const unsigned dims[] = { 784, 128, 10 };
@@ -235,17 +261,10 @@ static int bench_accuracy(const char *fm, unsigned steps, unsigned neval)
 				(now_s() - t0) / (s + 1));
 	}
 	double per_step = (now_s() - t0) / steps;
-	uint32_t correct = 0;
+	int64_t correct = eval_mesh(m, &md, &te, neval);
 
-	for (unsigned e = 0; e < neval; e += B) {
-		unsigned n = neval - e < B ? neval - e : B;
-		struct train_ref_out o;
-
-		memset(&o, 0, sizeof(o));
-		if (train_mesh_pass(m, &md.net, te.x + (size_t)e * 196, te.y + e, n, n, &o))
-			return die("eval", train_mesh_last_error(m));
-		correct += o.correct;
-	}
+	if (correct < 0)
+		return 1;
 	printf("model 196-64-10 (pooled 14x14), batch %u, SGD lr 0.05 momentum 0.9, %ux%u mesh\n", B,
 	       C, R);
 	printf("BENCH train.bitexact_steps %u steps\n", exact);
@@ -255,6 +274,67 @@ static int bench_accuracy(const char *fm, unsigned steps, unsigned neval)
 	train_mesh_close(m);
 	fm_free(&tr);
 	fm_free(&te);
+	return 0;
+}
+
+/* One epoch of 784-128-10 and the whole test set (meant for wsemu-fast). */
+static int bench_epoch(const char *fm)
+{
+	static const unsigned dims[] = { 784, 128, 10 };
+	const unsigned B = 32;
+	struct fm_data tr, te;
+	char err[512];
+	unsigned R, C;
+
+	if (fm_load(fm, 1, 1, &tr, err, sizeof(err)) || fm_load(fm, 0, 1, &te, err, sizeof(err)))
+		return die("dataset", err);
+	struct train_mesh *m = open_mesh(2, dims, &R, &C);
+
+	if (!m)
+		return 1;
+	struct model md;
+	unsigned steps = tr.n / B;
+
+	model_init(&md, 2, dims, R, C);
+	double t0 = now_s();
+
+	for (unsigned s = 0; s < steps; s++) {
+		if (train_mesh_pass(m, &md.net, tr.x + (size_t)s * B * 784, tr.y + (size_t)s * B, B, B,
+				    &md.g))
+			return die("pass", train_mesh_last_error(m));
+		model_sgd(&md, 0.05f, 0.9f);
+		if ((s + 1) % 200 == 0)
+			fprintf(stderr, "step %u/%u, %.3f s per step\n", s + 1, steps,
+				(now_s() - t0) / (s + 1));
+	}
+	double per_step = (now_s() - t0) / steps;
+	int64_t correct = eval_mesh(m, &md, &te, te.n);
+
+	if (correct < 0)
+		return 1;
+	printf("model 784-128-10, batch %u, SGD lr 0.05 momentum 0.9, %ux%u mesh, %u steps (one epoch)\n",
+	       B, C, R, steps);
+	printf("BENCH train.fast_epoch_accuracy %.4f ratio (%u test images)\n",
+	       (double)correct / te.n, te.n);
+	printf("BENCH sim.fast_step_seconds_784_128_10 %.4f s\n", per_step);
+	train_mesh_close(m);
+	fm_free(&tr);
+	fm_free(&te);
+	return 0;
+}
+
+/* Open, kernel on every tile, routes: train_mesh_open, timed. */
+static int bench_load(const char *name)
+{
+	static const unsigned dims[] = { 196, 64, 10 };
+	unsigned R, C;
+	double t0 = now_s();
+	struct train_mesh *m = open_mesh(2, dims, &R, &C);
+
+	if (!m)
+		return 1;
+	printf("BENCH %s %.0f ms (%ux%u tiles)\n", name, (now_s() - t0) * 1000, C, R);
+	train_mesh_close(m);
 	return 0;
 }
 
@@ -268,6 +348,10 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 4 && !strcmp(argv[1], "accuracy"))
 		return bench_accuracy(fm, (unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
-	fprintf(stderr, "usage: bench_train gemm STEPS | accuracy STEPS EVAL_IMAGES\n");
+	if (argc >= 2 && !strcmp(argv[1], "epoch"))
+		return bench_epoch(fm);
+	if (argc >= 3 && !strcmp(argv[1], "load"))
+		return bench_load(argv[2]);
+	fprintf(stderr, "usage: bench_train gemm STEPS | accuracy STEPS EVAL_IMAGES | epoch | load NAME\n");
 	return 2;
 }

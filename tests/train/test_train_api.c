@@ -110,12 +110,13 @@ static void test_step_is_reference(void **state)
 	train_ref_sgd(160, w1, m1, gw1, 0.1f, 0.9f, 0.0f);
 	train_ref_sgd(10, b1, mb1, gb1, 0.1f, 0.9f, 0.0f);
 
-	struct wse_train_metrics m = { .size = sizeof(m) };
+	struct wse_train_metrics m = { .size = sizeof(m), .device_cycles = 7 };
 
 	assert_int_equal(wse_train_step(t, &m), 0);
 	assert_int_equal(m.step, 1);
 	assert_int_equal(m.examples, 20);
 	assert_true(memcmp(&m.loss, &ro.loss, 4) == 0);
+	assert_int_equal(m.device_cycles, 0); /* the host backend has no device */
 	float a[16 * 196];
 
 	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", a, 16 * 196), 0);

@@ -22,6 +22,16 @@ static const char *uri(void)
 	return u && *u ? u : "sim:board=sim-4x4";
 }
 
+/* The cross-check: with WSE_TEST_URI_FAST set (the functional model of the
+ * same board), every pass and step also runs there and must give the
+ * device's bits (docs/wsemu-fast.md). */
+static const char *uri_fast(void)
+{
+	const char *u = getenv("WSE_TEST_URI_FAST");
+
+	return u && *u ? u : NULL;
+}
+
 struct net_buf {
 	struct train_ref_net net;
 	float *x;
@@ -91,14 +101,62 @@ static uint32_t bits(float f)
 }
 
 /* Equal bit for bit; the first mismatch is reported as layer, index, hex. */
-static void same_bits(const char *what, unsigned l, const float *a, const float *b, size_t n)
+static void same_bits_of(const char *what, unsigned l, const float *a, const float *b, size_t n,
+			 const char *na, const char *nb)
 {
 	for (size_t k = 0; k < n; k++)
 		if (bits(a[k]) != bits(b[k])) {
-			print_error("%s of layer %u differ first at index %zu: mesh 0x%08x, reference 0x%08x\n",
-				    what, l, k, bits(a[k]), bits(b[k]));
+			print_error("%s of layer %u differ first at index %zu: %s 0x%08x, %s 0x%08x\n",
+				    what, l, k, na, bits(a[k]), nb, bits(b[k]));
 			fail();
 		}
+}
+
+static void same_bits(const char *what, unsigned l, const float *a, const float *b, size_t n)
+{
+	same_bits_of(what, l, a, b, n, "mesh", "reference");
+}
+
+/* The same pass on the functional model: the device's bits (om). */
+static void cross_check_pass(unsigned L, const unsigned *dims, unsigned B, int train,
+			     const struct net_buf *nb, const struct train_ref_out *om)
+{
+	struct train_mesh *m;
+	unsigned R, C;
+	char err[512];
+	struct train_ref_out of;
+	int rc = train_mesh_open(&m, uri_fast(), L, dims, B, 60000, &R, &C, err, sizeof(err));
+
+	if (rc) {
+		print_error("%s: %s\n", uri_fast(), err);
+		fail();
+	}
+	assert_int_equal(R, nb->net.rows);
+	assert_int_equal(C, nb->net.cols);
+	if (train)
+		alloc_out(&of, &nb->net);
+	else
+		memset(&of, 0, sizeof(of));
+	rc = train_mesh_pass(m, &nb->net, nb->x, nb->y, B, B, &of);
+	if (rc)
+		print_error("%s\n", train_mesh_last_error(m));
+	assert_int_equal(rc, 0);
+	if (bits(of.loss_sum) != bits(om->loss_sum) || of.correct != om->correct) {
+		print_error("loss sum RTL 0x%08x, functional model 0x%08x; correct %u, %u\n",
+			    bits(om->loss_sum), bits(of.loss_sum), om->correct, of.correct);
+		fail();
+	}
+	for (unsigned l = 0; train && l < L; l++) {
+		same_bits_of("weight gradients", l, om->dw[l], of.dw[l], (size_t)dims[l] * dims[l + 1],
+			     "RTL", "functional model");
+		same_bits_of("bias gradients", l, om->db[l], of.db[l], dims[l + 1], "RTL",
+			     "functional model");
+	}
+	print_message("    the same bits on %s (%llu cycles there)\n", uri_fast(),
+		      (unsigned long long)of.cycles);
+	if (train)
+		free_out(&of, L);
+	train_mesh_close(m);
 }
 
 /* One pass of dims at batch B on the device vs the reference. */
@@ -141,6 +199,8 @@ static void check_pass(unsigned L, const unsigned *dims, unsigned B, uint64_t se
 	assert_int_equal(bits(om.loss_sum), bits(orf.loss_sum));
 	assert_int_equal(bits(om.loss), bits(orf.loss));
 	assert_int_equal(om.correct, orf.correct);
+	if (uri_fast())
+		cross_check_pass(L, dims, B, train, &nb, &om);
 	for (unsigned l = 0; train && l < L; l++) {
 		same_bits("weight gradients", l, om.dw[l], orf.dw[l], (size_t)dims[l] * dims[l + 1]);
 		same_bits("bias gradients", l, om.db[l], orf.db[l], dims[l + 1]);
@@ -336,7 +396,8 @@ static const char *fm_dir(void)
 }
 
 /* Write a params file for backend (mesh or host-reference). */
-static void write_params(const char *path, const char *opt, const char *backend)
+static void write_params(const char *path, const char *opt, const char *backend,
+			 const char *device)
 {
 	const char *mesh = getenv("WSE_TEST_MESH");
 	FILE *f = fopen(path, "w");
@@ -346,7 +407,7 @@ static void write_params(const char *path, const char *opt, const char *backend)
 		   "data.pool = 2\ndata.shuffle = 1\ndata.shuffle_seed = 3\n"
 		   "train.batch_size = 16\n%s\nruntime.backend = %s\n"
 		   "runtime.device = %s\nruntime.mesh = %s\n",
-		fm_dir(), opt, backend, uri(), mesh && *mesh ? mesh : "4x4");
+		fm_dir(), opt, backend, device, mesh && *mesh ? mesh : "4x4");
 	fclose(f);
 }
 
@@ -360,15 +421,25 @@ static void check_steps(const char *opt)
 
 	assert_non_null(mkdtemp(pm));
 	snprintf(path, sizeof(path), "%s/mesh.params", pm);
-	write_params(path, opt, "mesh");
+	write_params(path, opt, "mesh", uri());
 	if (wse_train_create(&tm, path, &o, err, sizeof(err))) {
 		print_error("%s\n", err);
 		fail();
 	}
 	assert_string_equal(wse_train_backend(tm), "mesh");
 	snprintf(path, sizeof(path), "%s/ref.params", pm);
-	write_params(path, opt, "host-reference");
+	write_params(path, opt, "host-reference", uri());
 	assert_int_equal(wse_train_create(&tr, path, &o, err, sizeof(err)), 0);
+	wse_train *tf = NULL; /* the cross-check on the functional model */
+
+	if (uri_fast()) {
+		snprintf(path, sizeof(path), "%s/fast.params", pm);
+		write_params(path, opt, "mesh", uri_fast());
+		if (wse_train_create(&tf, path, &o, err, sizeof(err))) {
+			print_error("%s\n", err);
+			fail();
+		}
+	}
 	for (int step = 1; step <= 10; step++) {
 		struct wse_train_metrics a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 
@@ -379,6 +450,17 @@ static void check_steps(const char *opt)
 		assert_int_equal(wse_train_step(tr, &b), 0);
 		assert_int_equal(bits(a.loss), bits(b.loss));
 		assert_int_equal(a.correct, b.correct);
+		struct wse_train_metrics c = { .size = sizeof(c) };
+
+		if (tf && wse_train_step(tf, &c)) {
+			print_error("%s\n", wse_train_last_error(tf));
+			fail();
+		}
+		if (tf && (bits(c.loss) != bits(a.loss) || c.correct != a.correct)) {
+			print_error("step %d: loss RTL 0x%08x, functional model 0x%08x; correct %u, %u\n",
+				    step, bits(a.loss), bits(c.loss), a.correct, c.correct);
+			fail();
+		}
 		const char *name;
 		unsigned nd, checked = 0;
 		uint32_t dims[4];
@@ -395,16 +477,28 @@ static void check_steps(const char *opt)
 						    "reference 0x%08x\n", step, name, q, bits(x[q]), bits(y[q]));
 					fail();
 				}
+			if (tf) {
+				assert_int_equal(wse_train_get_tensor(tf, name, y, n), 0);
+				for (size_t q = 0; q < n; q++)
+					if (bits(x[q]) != bits(y[q])) {
+						print_error("step %d: %s differs first at index %zu: RTL 0x%08x, "
+							    "functional model 0x%08x\n", step, name, q,
+							    bits(x[q]), bits(y[q]));
+						fail();
+					}
+			}
 			free(x);
 			free(y);
 			checked++;
 		}
 		if (step == 1 || step == 10)
-			print_message("%.12s step %d: loss %.6f (0x%08x), %u tensors equal\n", opt, step,
-				      (double)a.loss, bits(a.loss), checked);
+			print_message("%.12s step %d: loss %.6f (0x%08x), %u tensors equal%s\n", opt, step,
+				      (double)a.loss, bits(a.loss), checked,
+				      tf ? " (and on the functional model)" : "");
 	}
 	wse_train_destroy(tm);
 	wse_train_destroy(tr);
+	wse_train_destroy(tf);
 	snprintf(path, sizeof(path), "rm -rf %s", pm);
 	assert_int_equal(system(path), 0);
 }

@@ -3,7 +3,8 @@
 # training and during a checkpoint write resume to the same checkpoint,
 # byte for byte, as an uninterrupted run, and leave no simulator behind;
 # a model that does not fit and a device that cannot be opened give clear
-# errors. Environment: WSETRAIN, WSEMU_SIM, TR_FM_DIR, WORK.
+# errors. Environment: WSETRAIN, WSEMU_SIM, WSEMU_FAST, TR_FM_DIR, WORK, and
+# WSE_TEST_DEVICE (default sim:board=sim-2x2, the RTL model).
 set -u
 W=${WORK:?}
 FM=${TR_FM_DIR:-/usr/share/datasets/fashion-mnist}
@@ -21,7 +22,7 @@ optimizer.name = sgd
 optimizer.lr = 0.1
 optimizer.momentum = 0.9
 runtime.backend = mesh
-runtime.device = sim:board=${WSE_TEST_BOARD:-sim-2x2}
+runtime.device = ${WSE_TEST_DEVICE:-sim:board=sim-2x2}
 runtime.timeout_ms = 300000
 run.checkpoint_steps = 2
 run.eval_examples = 16
@@ -29,12 +30,18 @@ EOP
 N=4
 # simulators of this build only (others may run beside the test)
 simdir=$(dirname "$(dirname "$WSEMU_SIM")")
-sims() { pgrep -f "^$simdir/[^ ]*wsemu-sim --board" | wc -l; }
+fastsim=${WSEMU_FAST:-/nonexistent}
+sims() { { pgrep -f "^$simdir/[^ ]*wsemu-sim --board"; pgrep -f "^$fastsim --board"; } | wc -l; }
+case ${WSE_TEST_DEVICE:-} in
+*model=fast*) model="wsemu-fast, the functional model" ;;
+*) model="wsemu-sim, the RTL model" ;;
+esac
 before=$(sims)
 
 echo "--- uninterrupted run, $N steps"
 "$WSETRAIN" --params "$W/p.params" --model-dir "$W/a" --num-steps $N 2> "$W/a.err" || { fail "run a"; cat "$W/a.err"; }
-grep -q "backend mesh" "$W/a.err" || fail "run a did not use the mesh backend"
+grep -q "backend mesh on .* ($model)" "$W/a.err" || fail "run a did not say it ran on $model"
+grep -q "cycles/step" "$W/a.err" || fail "run a did not show the cycles per step"
 "$WSETRAIN" --params "$W/p.params" --model-dir "$W/a" --mode eval > "$W/a.eval" 2>&1 || fail "eval"
 cat "$W/a.eval"
 grep -q "eval: step $N, 16 test examples.*(backend mesh)" "$W/a.eval" || fail "eval output"

@@ -43,6 +43,11 @@ struct wse_train_metrics {
 	float loss;               /* mean cross-entropy over the examples */
 	uint32_t correct;         /* examples whose arg max is the label */
 	uint32_t examples;        /* examples seen by this call */
+	/* the device's cycles for this call, summed over its passes (the
+	 * kernel's own count on the mesh backend; 0 on the host backend).
+	 * Left alone when size does not reach it: callers built with the
+	 * struct that ended at examples keep working. */
+	uint64_t device_cycles;
 };
 
 /* Create from a params file. On failure *t is NULL and err (if not NULL)

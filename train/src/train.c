@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -616,6 +617,7 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 	unsigned L = p->nlayers, norm = p->batch * p->micro;
 	float loss_sum = 0.0f;
 	uint32_t correct = 0;
+	uint64_t cycles = 0;
 
 	ref_net(t, &net);
 	for (unsigned mb = 0; mb < p->micro; mb++) {
@@ -637,6 +639,7 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 						   t->g[q], t->gt[q]);
 		loss_sum = loss_sum + o.loss_sum;
 		correct += o.correct;
+		cycles += o.cycles;
 	}
 	if (t->fault_kill_step >= 0 && t->step + 1 == (uint64_t)t->fault_kill_step)
 		raise(SIGKILL); /* fault injection: killed mid-step */
@@ -655,12 +658,14 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 	bp[0] = sc.beta1_pow;
 	bp[1] = sc.beta2_pow;
 	t->step++;
-	if (m && m->size >= sizeof(*m)) {
+	if (m && m->size >= offsetof(struct wse_train_metrics, device_cycles)) {
 		m->step = t->step;
 		m->loss = loss_sum / (float)norm;
 		m->correct = correct;
 		m->examples = norm;
 	}
+	if (m && m->size >= sizeof(*m))
+		m->device_cycles = cycles;
 	return 0;
 }
 
@@ -683,6 +688,7 @@ int wse_train_eval(wse_train *t, uint32_t max_examples, struct wse_train_metrics
 	struct train_ref_net net;
 	float loss_sum = 0.0f;
 	uint32_t correct = 0;
+	uint64_t cycles = 0;
 
 	ref_net(t, &net);
 	for (uint32_t e = 0; e < n; e += t->p.batch) {
@@ -696,13 +702,16 @@ int wse_train_eval(wse_train *t, uint32_t max_examples, struct wse_train_metrics
 			return rc;
 		loss_sum = loss_sum + o.loss_sum;
 		correct += o.correct;
+		cycles += o.cycles;
 	}
-	if (m && m->size >= sizeof(*m)) {
+	if (m && m->size >= offsetof(struct wse_train_metrics, device_cycles)) {
 		m->step = t->step;
 		m->loss = loss_sum / (float)n;
 		m->correct = correct;
 		m->examples = n;
 	}
+	if (m && m->size >= sizeof(*m))
+		m->device_cycles = cycles;
 	return 0;
 }
 

@@ -752,6 +752,7 @@ static int read_metrics(struct train_mesh *m, const struct layout *lo, const uin
 		out->loss_sum = sum;
 		m->st.cycles = cycles;
 		m->st.gemm_cycles = gemm;
+		out->cycles = cycles;
 		out->correct = correct;
 	}
 	free(loss);

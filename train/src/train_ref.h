@@ -30,6 +30,7 @@ struct train_ref_out {
 	float loss_sum;      /* sum of per-token losses, tokens in order */
 	float loss;          /* loss_sum / B */
 	uint32_t correct;    /* tokens whose arg max is the label */
+	uint64_t cycles;     /* a device's cycles for the pass (0 on the host) */
 	float *dw[TRAIN_REF_MAX_LAYERS]; /* gradients (NULL: forward only) */
 	float *db[TRAIN_REF_MAX_LAYERS];
 };

@@ -163,8 +163,21 @@ static void write_svg(const char *dir)
 	free(r);
 }
 
+/* Which model a device URI runs on (wsetrain says so before training). */
+static const char *device_model(const char *uri)
+{
+	if (!uri || !*uri || !strncmp(uri, "sim:", 4)) {
+		if (uri && strstr(uri, "model=fast"))
+			return "wsemu-fast, the functional model";
+		if (uri && strstr(uri, "attach="))
+			return "a running simulator";
+		return "wsemu-sim, the RTL model";
+	}
+	return "a board";
+}
+
 static void progress(unsigned long long done, unsigned long long first,
-		     unsigned long long total, double t0, float loss, int final)
+		     unsigned long long total, double t0, float loss, double cycles, int final)
 {
 	static double last;
 	double t = now_s();
@@ -183,9 +196,13 @@ static void progress(unsigned long long done, unsigned long long first,
 		snprintf(rs, sizeof(rs), "%.1f steps/s", rate);
 	else
 		snprintf(rs, sizeof(rs), "%.1f s/step", 1.0 / rate);
-	fprintf(stderr, "%s[%.*s%*s] %llu/%llu steps  %s  loss %.4f%s",
+	char cs[40] = "";
+
+	if (cycles > 0)
+		snprintf(cs, sizeof(cs), "  %.0f cycles/step", cycles);
+	fprintf(stderr, "%s[%.*s%*s] %llu/%llu steps  %s%s  loss %.4f%s",
 		tty ? "\r" : "", fill, "##############################", w - fill, "", done, total,
-		rs, loss, (final || !tty) ? "\n" : "");
+		rs, cs, loss, (final || !tty) ? "\n" : "");
 	fflush(stderr);
 }
 
@@ -336,8 +353,14 @@ int main(int argc, char **argv)
 			fclose(f);
 		}
 	}
-	fprintf(stderr, "wsetrain: backend %s, steps %llu -> %llu\n", wse_train_backend(t), first,
-		nsteps);
+	const char *dev = wse_train_get_param(t, "runtime.device");
+
+	if (!strcmp(wse_train_backend(t), "mesh"))
+		fprintf(stderr, "wsetrain: backend mesh on %s (%s), steps %llu -> %llu\n",
+			dev && *dev ? dev : "sim:board=sim-4x4", device_model(dev), first, nsteps);
+	else
+		fprintf(stderr, "wsetrain: backend %s, steps %llu -> %llu\n", wse_train_backend(t),
+			first, nsteps);
 	FILE *mf = fopen(csv, "a");
 
 	if (!mf) {
@@ -347,6 +370,7 @@ int main(int argc, char **argv)
 	}
 	double t0 = now_s();
 	float loss = 0;
+	uint64_t cycles = 0;
 
 	while (wse_train_get_step(t) < nsteps) {
 		struct wse_train_metrics m = { .size = sizeof(m) };
@@ -359,10 +383,12 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		loss = m.loss;
+		cycles += m.device_cycles;
 		fprintf(mf, "%llu,%.6f,%.6f\n", (unsigned long long)m.step, m.loss,
 			(double)m.correct / m.examples);
 		fflush(mf);
-		progress(m.step, first, nsteps, t0, loss, 0);
+		progress(m.step, first, nsteps, t0, loss,
+			 (double)cycles / (double)(m.step - first), 0);
 		if ((every && m.step % every == 0) || m.step == nsteps) {
 			rc = wse_train_save(t, ck);
 			if (rc < 0) {
@@ -373,7 +399,10 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	progress(wse_train_get_step(t), first, nsteps, t0, loss, 1);
+	uint64_t done = wse_train_get_step(t);
+
+	progress(done, first, nsteps, t0, loss, done > first ? (double)cycles / (double)(done - first) : 0,
+		 1);
 	fclose(mf);
 	write_svg(dir);
 	printf("train: step %llu, last loss %.4f, checkpoint %s\n",
