@@ -82,11 +82,16 @@ DS_ELF := $(BUILD)/core/elf/tiles.elf
 DS_E2E_MUTATIONS ?= 10000
 
 .PHONY: test-e2e test-full-e2e
-test-e2e: $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF)
+test-e2e: $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_DIR)/route_xcheck \
+	  $(DS_ELF)
 	$(DS_ENV) ./tests/e2e/test-e2e.sh $(DS_DIR) $(DS_ELF) $(DS_E2E_MUTATIONS)
+	$(DS_ENV) $(DS_DIR)/route_xcheck sim-2x2 1 2
 
-test-full-e2e: $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF)
+test-full-e2e: $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/e2e \
+	  $(DS_DIR)/route_xcheck $(DS_ELF)
 	$(DS_ENV) ./tests/e2e/test-e2e.sh $(DS_DIR) $(DS_ELF) 100000
+	$(DS_ENV) $(DS_DIR)/route_xcheck sim-2x2 $$(seq 100 119)
+	$(DS_ENV) $(DS_DIR)/route_xcheck sim-4x4 $$(seq 200 209)
 
 TEST_STAGES += test-e2e
 TEST_FULL_STAGES += test-full-e2e
@@ -127,3 +132,12 @@ $(DS_DIR)/fw/demo.elf: tests/e2e/demo.c $(CORE_RT_DEPS)
 run-demo: $(DS_SIMS) $(DS_DIR)/wsectl $(DS_DIR)/fw/demo.elf
 	$(DS_ENV) $(DS_DIR)/wsectl -d sim:board=sim-4x4 info
 	$(DS_ENV) $(DS_DIR)/wsectl -d sim:board=sim-4x4 run $(DS_DIR)/fw/demo.elf
+
+# ---- random routes on both models -------------------------------------------------
+# tests/e2e/route_xcheck.c: random monotone (deadlock-free) routes with
+# multicast forks and dropped colors, the same streams on wsemu-sim and
+# wsemu-fast, outputs and counters compared. test-e2e runs two seeds on
+# sim-2x2; test-full-e2e 20 on sim-2x2 and 10 on sim-4x4.
+$(DS_DIR)/route_xcheck: tests/e2e/route_xcheck.c host-lib/include/wsehost.h $(HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(HL_A) $(HL_LIBS)
