@@ -64,7 +64,7 @@ endif
 
 help:
 	@echo "wsemu make targets"
-	@echo "  make run         run the default demonstration on the simulated mesh"
+	@echo "  make run         train Fashion-MNIST for 3 epochs on the simulated mesh (RUN_STEPS=)"
 	@echo "  make test        all regression tests (installs missing packages)"
 	@echo "  make test-full   parameter sweeps and long random runs"
 	@echo "  make lint        verilator --lint-only -Wall on every RTL top"
@@ -74,6 +74,7 @@ help:
 	@echo "  make deps        install missing Debian packages"
 	@echo "  make clean       remove $(BUILD)/"
 	@echo "  BOARD=<name>     board for run/bench (default $(BOARD); $(BOARDS))"
+	@echo "  MODEL=fast|rtl   model for run: wsemu-fast (default) or the RTL's wsemu-sim"
 	@echo "Stages: test=[$(strip $(TEST_STAGES))]"
 	@echo "        test-full=[$(strip $(TEST_FULL_STAGES))]"
 	@echo "        bench=[$(strip $(BENCH_STAGES))]"
@@ -93,7 +94,8 @@ formal: deps $(FORMAL_STAGES)
 bench: deps
 	@./mk/run-stages.sh bench $(BENCH_STAGES)
 
-# make run: train the Fashion-MNIST MLP on the simulated 4x4 mesh (mk/train-mesh.mk)
+# make run: train the Fashion-MNIST MLP on the simulated 4x4 mesh, on wsemu-fast by
+# default (mk/train-mesh.mk)
 run: deps run-train
 
 clean:

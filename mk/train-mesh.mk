@@ -109,6 +109,9 @@ ifeq ($(MODEL),fast)
 TM_RUN_URI  = sim:board=$(BOARD),model=fast
 TM_RUN_DEPS = $(FAST_SERVER) $(BUILD)/boards/$(BOARD)/$(BOARD).dtb
 else ifeq ($(MODEL),rtl)
+ifeq ($(filter $(BOARD),$(DS_BOARDS)),)
+$(if $(filter run run-train,$(MAKECMDGOALS)),$(error MODEL=rtl: wsemu-sim is built for $(DS_BOARDS), not $(BOARD)))
+endif
 TM_RUN_URI  = sim:board=$(BOARD)
 TM_RUN_DEPS = $(if $(filter sim-4x4,$(BOARD)),$(DS_FAST_SIM),$(DS_DIR)/$(BOARD)/wsemu-sim) $(DS_DIR)/bin/wsemu-sim
 else
