@@ -3,11 +3,12 @@ RTL_PRIM_INC      := -Irtl/prim
 RTL_PRIM_HDRS     := rtl/prim/prim_assert.svh
 # Reset synchronizer (one per clock domain at the top of a design).
 RTL_PRIM_RST_SRCS := rtl/prim/prim_rst_sync.sv
-# The router's queues, credit counters and arbiters, with the reset
-# synchronizer of a fabric mesh.
-RTL_PRIM_FABRIC_SRCS := $(RTL_PRIM_RST_SRCS) rtl/prim/prim_fifo_sync.sv \
-	rtl/prim/prim_credit_cnt.sv rtl/prim/prim_arb_rr.sv
-# SRAMs (the only place they exist).
+# The router's queues (the FIFO and the distributed RAM of its entries),
+# credit counters and arbiters, with the reset synchronizer of a fabric mesh.
+RTL_PRIM_FABRIC_SRCS := $(RTL_PRIM_RST_SRCS) rtl/prim/prim_ram_1r1w.sv \
+	rtl/prim/prim_fifo_sync.sv rtl/prim/prim_credit_cnt.sv rtl/prim/prim_arb_rr.sv
+# SRAMs with a registered read (block RAM); prim_ram_1r1w above is the
+# distributed-RAM leaf.
 RTL_PRIM_RAM_SRCS := rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv
 # Clock-domain crossing: two-flop synchronizer, asynchronous FIFO.
 RTL_PRIM_CDC_SRCS := rtl/prim/prim_flop_2sync.sv rtl/prim/prim_fifo_async.sv

@@ -1,5 +1,7 @@
 // Synchronous FIFO: the input buffer of one router port and virtual channel.
 // Read data is the head entry, valid while !empty_o (first-word fall-through).
+// The entries live in a prim_ram_1r1w (asynchronous read: the head is read
+// in the cycle it is needed); this module keeps the pointers and the count.
 // Flow control is the user's job (credits): a push when full or a pop when
 // empty is a design error, caught by the assertions at the end.
 `include "prim_assert.svh"
@@ -24,8 +26,6 @@ module prim_fifo_sync #(
   localparam logic [PtrW-1:0] LastPtr = PtrW'(Depth - 1);
   localparam logic [CntW-1:0] FullCnt = CntW'(Depth);
 
-  // Storage has no reset: an entry is only read after it was written.
-  logic [Width-1:0] mem_q [Depth];
   logic [PtrW-1:0]  wptr_q, wptr_d, rptr_q, rptr_d;
   logic [CntW-1:0]  cnt_q, cnt_d;
   logic             do_push, do_pop;
@@ -55,11 +55,29 @@ module prim_fifo_sync #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
-    if (do_push) mem_q[wptr_q] <= wdata_i;
-  end
+  // The RAM of the entries, written at the tail, read at the head. Its
+  // ports are connected through these nets only (the proof's assumption
+  // about the RAM, below, is stated on them). Storage has no reset: an
+  // entry is only read after it was written.
+  logic             ram_we;
+  logic [PtrW-1:0]  ram_waddr, ram_raddr;
 
-  assign rdata_o = mem_q[rptr_q];
+  assign ram_we    = do_push;
+  assign ram_waddr = wptr_q;
+  assign ram_raddr = rptr_q;
+
+  prim_ram_1r1w #(
+    .Width (Width),
+    .Depth (Depth)
+  ) u_ram (
+    .clk_i   (clk_i),
+    .we_i    (ram_we),
+    .waddr_i (ram_waddr),
+    .wdata_i (wdata_i),
+    .raddr_i (ram_raddr),
+    .rdata_o (rdata_o)
+  );
+
   assign empty_o = (cnt_q == '0);
   assign usage_o = cnt_q;
   assign full_o  = (cnt_q == FullCnt);
@@ -79,17 +97,27 @@ module prim_fifo_sync #(
   `COVER(FifoFull, full_o)
 
 `ifdef FORMAL
-  // Data integrity, for the proofs: pick any slot; while it holds an entry,
-  // it keeps the value that was pushed into it (no push overwrites a live
-  // entry), and when it is the head, rdata_o shows that value. With
-  // FifoPtrsConsistent this makes the FIFO order provable by induction.
+  // Data integrity, for the proofs: pick any slot. f_data_q is the value
+  // last pushed into it; f_ram_q the value last written to its address
+  // through u_ram's write port. The RAM leaf's own proof (prim_ram_1r1w,
+  // RamReadData) shows that a read returns the last value written to the
+  // address; that guarantee is assumed here of u_ram (FifoRamRead). While
+  // the slot holds an entry, the RAM keeps the value pushed into it
+  // (FifoSlotKept: no write overwrites a live entry), and when it is the
+  // head, rdata_o shows that value. With FifoPtrsConsistent this makes the
+  // FIFO order provable by induction.
   (* anyconst *) logic [PtrW-1:0] f_slot;
-  logic [Width-1:0] f_data_q;
+  logic [Width-1:0] f_data_q, f_ram_q;
+  logic             f_ram_written_q = 1'b0;
   logic [PtrW:0]    f_dist;
   logic             f_live;
 
   always @(posedge clk_i) begin
     if (do_push && wptr_q == f_slot) f_data_q <= wdata_i;
+    if (ram_we && ram_waddr == f_slot) begin
+      f_ram_q         <= wdata_i;
+      f_ram_written_q <= 1'b1;
+    end
   end
   // Position of the slot behind the head, modulo Depth.
   assign f_dist = (f_slot >= rptr_q) ? {1'b0, f_slot} - {1'b0, rptr_q}
@@ -99,7 +127,8 @@ module prim_fifo_sync #(
   always @(posedge clk_i) begin
     if (rst_ni) begin
       FifoSlotBounded: assume (32'(f_slot) < Depth);
-      if (f_live) FifoSlotKept: assert (mem_q[f_slot] == f_data_q);
+      if (f_ram_written_q && ram_raddr == f_slot) FifoRamRead: assume (rdata_o == f_ram_q);
+      if (f_live) FifoSlotKept: assert (f_ram_written_q && f_ram_q == f_data_q);
       if (f_live && rptr_q == f_slot) FifoHeadData: assert (rdata_o == f_data_q);
     end
   end
