@@ -116,7 +116,8 @@ WSE_API int wse_train_create(wse_train **t, const char *params_file,
  * wse_train_step and wse_train_eval return WSE_ERROR_NOT_SUPPORTED and
  * training goes through wse_train_step_batch and wse_train_eval_batch. On
  * failure *t is NULL and err names the field and the problem. Errors: those
- * of wse_train_create, INVALID_PARAM naming the spec field at fault. */
+ * of wse_train_create; INVALID_PARAM names the spec field at fault (or a
+ * spec->size that does not reach past widths). */
 WSE_API int wse_train_create_model(wse_train **t, const struct wse_train_spec *spec,
 				   const struct wse_train_opts *opts, char *err,
 				   size_t errlen);
