@@ -224,8 +224,8 @@ class Trainer:
 
     def close(self):
         """Release the model and its device; the trainer is unusable after."""
-        if getattr(self, "_t", None):
-            _library().wse_train_destroy(self._t)
+        if getattr(self, "_t", None) and _lib is not None:
+            _lib.wse_train_destroy(self._t)
             self._t = None
 
     def __enter__(self):
