@@ -50,6 +50,7 @@ include mk/host_if.mk      # the host interface's framing and crossings
 include mk/uart.mk         # the UART link PHY, the ULX3S board files
 include mk/devserver.mk    # wsemu-sim, wsectl, the end-to-end tests
 include mk/train-mesh.mk   # the MLP kernel, training on the simulated mesh
+include mk/python.mk       # the Python package over libwsetrain
 
 # ---- FPGA: the open ECP5 flow for the ULX3S ---------------------------------
 include mk/fpga.mk         # synth_ecp5, nextpnr-ecp5: resources and Fmax

@@ -90,6 +90,10 @@ test-full-train-mesh: $(TM_TEST) $(DS_SIMS)
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='full_*' $(TM_TEST)
 
 TEST_STAGES += test-train-mesh
+
+# test_train_api (mk/training.mk) runs the API's mesh backend on the
+# functional model of sim-2x2 (WSEMU_FAST), defined after that fragment.
+test-train-host: $(FAST_SERVER) $(FAST_BOARD_DTBS)
 TEST_FULL_STAGES += test-full-train-mesh
 
 # ---- make run: train on a simulated mesh -------------------------------------------

@@ -4,7 +4,8 @@
 # image (built by mk/train-mesh.mk), wsetrain, and the host-side tests.
 #   make trainlib          $(BUILD)/train/libwsetrain.{so,a}, wsetrain.pc
 #   make wsetrain          build $(BUILD)/train/bin/wsetrain
-#   make test-train-host   cmocka tests, QEMU check of wse_math, wsetrain runs
+#   make test-train-host   cmocka tests (the API's mesh backend on wsemu-fast
+#                          among them), QEMU check of wse_math, wsetrain runs
 #   make run-train-host    train the default model on the host-reference backend
 
 TR_DIR   := $(BUILD)/train
@@ -106,7 +107,7 @@ $(TR_DIR)/math_rv32.elf: tests/train/math_rv32.c tests/train/math_sample.h $(WIR
 test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/test_wse_math $(TR_DIR)/math_rv32.elf $(WSETRAIN) \
 		$(TR_SO) $(TR_A)
 	@set -e; for t in $(TR_TESTS); do echo "--- $$t (ASan+UBSan)"; \
-		TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} $(TR_DIR)/$$t; done
+		TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} WSEMU_FAST=$(abspath $(FAST_SERVER)) $(TR_DIR)/$$t; done
 	@echo "--- wse_math: accuracy against glibc"
 	$(TR_DIR)/test_wse_math check
 	@echo "--- wse_math: host and QEMU rv32imf give the same bits"

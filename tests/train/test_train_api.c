@@ -4,9 +4,14 @@
  * params, devices and datasets give clear errors; the mesh backend refuses
  * a device with more rows than its kernel runs on (the mock device of
  * tests/hostlib serving a 9-row tree), and route plans reach that device
- * only through the checked writer. */
+ * only through the checked writer. A model from a struct wse_train_spec
+ * equals the params file's, trains on the caller's arrays as on the
+ * dataset (any input width and class count), refuses bad arrays and specs
+ * with nothing changed, and gives the same bits on the mesh backend over
+ * the functional model (when WSEMU_FAST is set). */
 #include "tr_test.h"
 
+#include <math.h>
 #include <unistd.h>
 
 #include <wsemu/wse_wire.h>
@@ -60,6 +65,25 @@ static const char *params(const char *name, const char *body)
 		fprintf(f, "data.dir = %s\n", fm_dir());
 	fclose(f);
 	return p;
+}
+
+/* Every tensor of a and b equal bit for bit. */
+static void same_tensors(wse_train *a, wse_train *b)
+{
+	const char *name;
+	unsigned k;
+
+	for (k = 0; wse_train_tensor_info(a, k, &name, NULL, NULL) >= 0; k++) {
+		int n = wse_train_tensor_info(a, k, NULL, NULL, NULL);
+		float *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4);
+
+		assert_int_equal(wse_train_get_tensor(a, name, x, (size_t)n), 0);
+		assert_int_equal(wse_train_get_tensor(b, name, y, (size_t)n), 0);
+		assert_memory_equal(x, y, (size_t)n * 4);
+		free(x);
+		free(y);
+	}
+	assert_int_equal(wse_train_tensor_info(b, k, NULL, NULL, NULL), WSE_ERROR_RANGE);
 }
 
 static const char *SMALL =
@@ -177,18 +201,7 @@ static void test_save_load_resume(void **state)
 		assert_int_equal(wse_train_step(c, &mc), 0);
 		assert_memory_equal(&ma.loss, &mc.loss, 4);
 	}
-	const char *name;
-
-	for (unsigned k = 0; wse_train_tensor_info(a, k, &name, NULL, NULL) >= 0; k++) {
-		int n = wse_train_tensor_info(a, k, NULL, NULL, NULL);
-		float *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4);
-
-		assert_int_equal(wse_train_get_tensor(a, name, x, (size_t)n), 0);
-		assert_int_equal(wse_train_get_tensor(c, name, y, (size_t)n), 0);
-		assert_memory_equal(x, y, (size_t)n * 4);
-		free(x);
-		free(y);
-	}
+	same_tensors(a, c);
 	/* set_tensor then eval uses it */
 	struct wse_train_metrics e1 = { .size = sizeof(e1) };
 
@@ -258,6 +271,16 @@ static void test_micro_batches(void **state)
 	wse_train_destroy(t);
 }
 
+/* An error message, shown, must contain needle. */
+static void expect_message(const char *msg, const char *needle)
+{
+	print_message("  -> %s\n", msg);
+	if (!strstr(msg, needle)) {
+		print_error("'%s' not in '%s'\n", needle, msg);
+		fail();
+	}
+}
+
 static void expect_create_error(const char *body, int code, const char *needle)
 {
 	char err[512] = "";
@@ -266,11 +289,7 @@ static void expect_create_error(const char *body, int code, const char *needle)
 	assert_int_equal(wse_train_create(&t, params("bad.params", body), NULL, err, sizeof(err)),
 			 code);
 	assert_null(t);
-	print_message("  -> %s\n", err);
-	if (!strstr(err, needle)) {
-		print_error("'%s' not in '%s'\n", needle, err);
-		fail();
-	}
+	expect_message(err, needle);
 }
 
 static void test_bad_params(void **state)
@@ -409,6 +428,387 @@ static void test_route_plan_write(void **state)
 	fake_dev_stop(f);
 }
 
+/* ---- the model from code, the caller's data ----------------------------- */
+
+/* The spec of the ADAM params below, with or without the dataset. */
+static const char *ADAM =
+	"model.layers = 196, 12, 10\ndata.pool = 2\ntrain.batch_size = 20\n"
+	"model.init_seed = 77\noptimizer.name = adam\noptimizer.lr = 0.003\n"
+	"optimizer.beta1 = 0.8\noptimizer.beta2 = 0.99\noptimizer.eps = 1e-6\n"
+	"optimizer.weight_decay = 0.001\nruntime.mesh = 3x2\n";
+
+static void adam_spec(struct wse_train_spec *s, int with_data)
+{
+	wse_train_spec_init(s);
+	s->num_layers = 2;
+	s->widths[0] = 196;
+	s->widths[1] = 12;
+	s->widths[2] = 10;
+	s->batch_size = 20;
+	s->init_seed = 77;
+	s->optimizer = "adam";
+	s->lr = 0.003f;
+	s->beta1 = 0.8f;
+	s->beta2 = 0.99f;
+	s->eps = 1e-6f;
+	s->weight_decay = 0.001f;
+	s->mesh_rows = 3;
+	s->mesh_cols = 2;
+	if (with_data) {
+		s->data_dir = fm_dir();
+		s->data_pool = 2;
+	}
+}
+
+/* The params file and the spec that says the same give the same model:
+ * the same weights after 3 steps on the dataset, and the same weights
+ * after 3 steps of wse_train_step_batch on the dataset's first 60
+ * examples (the file order of wse_train_step). */
+static void test_create_model_is_params(void **state)
+{
+	(void)state;
+	char err[512];
+	wse_train *a, *b, *c;
+	struct wse_train_spec s;
+	struct wse_train_metrics ma = { .size = sizeof(ma) }, mb = { .size = sizeof(mb) };
+
+	assert_int_equal(wse_train_create(&a, params("adam.params", ADAM), NULL, err, sizeof(err)), 0);
+	adam_spec(&s, 1);
+	assert_int_equal(wse_train_create_model(&b, &s, NULL, err, sizeof(err)), 0);
+	adam_spec(&s, 0);
+	assert_int_equal(wse_train_create_model(&c, &s, NULL, err, sizeof(err)), 0);
+	assert_string_equal(wse_train_backend(c), "host-reference");
+	assert_null(wse_train_get_param(c, "model.layers"));
+	same_tensors(a, c);
+	struct fm_data d;
+
+	assert_int_equal(fm_load(fm_dir(), 1, 2, &d, err, sizeof(err)), 0);
+	int32_t y[20];
+
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(wse_train_step(a, &ma), 0);
+		assert_int_equal(wse_train_step(b, &mb), 0);
+		assert_memory_equal(&ma.loss, &mb.loss, 4);
+		for (int e = 0; e < 20; e++)
+			y[e] = d.y[20 * k + e];
+		struct wse_train_metrics mc = { .size = sizeof(mc), .device_cycles = 5 };
+
+		assert_int_equal(wse_train_step_batch(c, d.x + (size_t)20 * k * 196, y, 20, &mc), 0);
+		assert_memory_equal(&ma.loss, &mc.loss, 4);
+		assert_int_equal(mc.correct, ma.correct);
+		assert_int_equal(mc.examples, 20);
+		assert_int_equal(mc.step, k + 1);
+		assert_int_equal(mc.device_cycles, 0);
+	}
+	same_tensors(a, b);
+	same_tensors(a, c);
+	/* evaluation on the caller's copy of the first 50 test images */
+	struct fm_data te;
+	int32_t yt[50];
+
+	assert_int_equal(fm_load(fm_dir(), 0, 2, &te, err, sizeof(err)), 0);
+	for (int e = 0; e < 50; e++)
+		yt[e] = te.y[e];
+	assert_int_equal(wse_train_eval(a, 50, &ma), 0);
+	assert_int_equal(wse_train_eval_batch(c, te.x, yt, 50, &mb), 0);
+	assert_memory_equal(&ma.loss, &mb.loss, 4);
+	assert_int_equal(ma.correct, mb.correct);
+	assert_int_equal(mb.examples, 50);
+	assert_int_equal(wse_train_get_step(c), 3);
+	/* no dataset: the dataset calls are refused, and say what to use */
+	assert_int_equal(wse_train_step(c, &mb), WSE_ERROR_NOT_SUPPORTED);
+	assert_non_null(strstr(wse_train_last_error(c), "wse_train_step_batch"));
+	assert_int_equal(wse_train_eval(c, 10, &mb), WSE_ERROR_NOT_SUPPORTED);
+	assert_non_null(strstr(wse_train_last_error(c), "without a dataset"));
+	print_message("  -> %s\n", wse_train_last_error(c));
+	/* a checkpoint of the params trainer loads into the spec trainers */
+	char ck[700];
+
+	snprintf(ck, sizeof(ck), "%s/adam.ckpt", dir);
+	assert_int_equal(wse_train_save(a, ck), 0);
+	assert_int_equal(wse_train_load(b, ck), 0);
+	same_tensors(a, b);
+	assert_int_equal(wse_train_load(c, ck), 0);
+	same_tensors(a, c);
+	fm_free(&te);
+	fm_free(&d);
+	wse_train_destroy(a);
+	wse_train_destroy(b);
+	wse_train_destroy(c);
+}
+
+/* 7-5-3: an odd input width and three classes, on the caller's random
+ * data; a step of 5 examples (batch 8) is the reference pass plus the
+ * reference SGD, an evaluation of 19 is three reference passes. */
+static void spec_753(struct wse_train_spec *s)
+{
+	wse_train_spec_init(s);
+	s->num_layers = 2;
+	s->widths[0] = 7;
+	s->widths[1] = 5;
+	s->widths[2] = 3;
+	s->batch_size = 8;
+	s->lr = 0.25f;
+	s->momentum = 0.5f;
+	s->init_seed = 3;
+	s->mesh_rows = 2;
+	s->mesh_cols = 2;
+}
+
+static void random_data(uint64_t seed, unsigned n, unsigned in, unsigned classes, float *x,
+			int32_t *y)
+{
+	for (unsigned k = 0; k < n * in; k++)
+		x[k] = tr_uniform(&seed, -1.0f, 1.0f);
+	for (unsigned e = 0; e < n; e++)
+		y[e] = (int32_t)(tr_rng(&seed) % classes);
+}
+
+static void test_step_batch_753(void **state)
+{
+	(void)state;
+	char err[512];
+	wse_train *t;
+	struct wse_train_spec s;
+	float x[19 * 7], w0[35], b0[5], w1[15], b1[3];
+	int32_t y[19];
+	uint8_t y8[19];
+
+	spec_753(&s);
+	s.size = offsetof(struct wse_train_spec, data_dir); /* an older, shorter struct */
+	assert_int_equal(wse_train_create_model(&t, &s, NULL, err, sizeof(err)), 0);
+	random_data(11, 19, 7, 3, x, y);
+	for (int e = 0; e < 19; e++)
+		y8[e] = (uint8_t)y[e];
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", w0, 35), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer0.bias", b0, 5), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer1.weight", w1, 15), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer1.bias", b1, 3), 0);
+	struct train_ref_net n = { .rows = 2, .cols = 2, .nlayers = 2, .dims = { 7, 5, 3 },
+				   .w = { w0, w1 }, .b = { b0, b1 } };
+	struct wse_train_metrics m = { .size = sizeof(m) };
+	float ls = 0.0f;
+	uint32_t correct = 0;
+
+	/* evaluation: batches of 8, 8, 3 */
+	for (unsigned e = 0; e < 19; e += 8) {
+		struct train_ref_out o = { 0 };
+		unsigned B = 19 - e < 8 ? 19 - e : 8;
+
+		assert_int_equal(train_ref_pass(&n, x + e * 7, y8 + e, B, B, &o), 0);
+		ls = ls + o.loss_sum;
+		correct += o.correct;
+	}
+	assert_int_equal(wse_train_eval_batch(t, x, y, 19, &m), 0);
+	assert_int_equal(m.examples, 19);
+	assert_int_equal(m.correct, correct);
+	ls = ls / 19.0f;
+	assert_memory_equal(&ls, &m.loss, 4);
+	assert_int_equal(wse_train_get_step(t), 0);
+	/* one step on 5 examples */
+	float g0[35], c0[5], g1[15], c1[3];
+	float m0[35] = { 0 }, mc0[5] = { 0 }, m1[15] = { 0 }, mc1[3] = { 0 };
+	struct train_ref_out o = { .dw = { g0, g1 }, .db = { c0, c1 } };
+
+	assert_int_equal(train_ref_pass(&n, x, y8, 5, 5, &o), 0);
+	train_ref_sgd(35, w0, m0, g0, 0.25f, 0.5f, 0.0f);
+	train_ref_sgd(5, b0, mc0, c0, 0.25f, 0.5f, 0.0f);
+	train_ref_sgd(15, w1, m1, g1, 0.25f, 0.5f, 0.0f);
+	train_ref_sgd(3, b1, mc1, c1, 0.25f, 0.5f, 0.0f);
+	assert_int_equal(wse_train_step_batch(t, x, y, 5, &m), 0);
+	assert_int_equal(m.examples, 5);
+	assert_int_equal(m.step, 1);
+	assert_int_equal(m.correct, o.correct);
+	assert_memory_equal(&o.loss, &m.loss, 4);
+	float a[35];
+
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", a, 35), 0);
+	assert_memory_equal(a, w0, sizeof(w0));
+	assert_int_equal(wse_train_get_tensor(t, "layer1.bias", a, 3), 0);
+	assert_memory_equal(a, b1, sizeof(b1));
+	assert_int_equal(wse_train_get_tensor(t, "layer1.weight.momentum", a, 15), 0);
+	assert_memory_equal(a, m1, sizeof(m1));
+	wse_train_destroy(t);
+}
+
+/* All tensors and the step of t, to check that a failed call changed
+ * nothing. */
+static float *snapshot(wse_train *t, size_t *len)
+{
+	size_t total = 0;
+	const char *name;
+
+	for (unsigned k = 0; wse_train_tensor_info(t, k, &name, NULL, NULL) >= 0; k++)
+		total += (size_t)wse_train_tensor_info(t, k, NULL, NULL, NULL);
+	float *buf = malloc((total + 2) * sizeof(float)), *q = buf;
+
+	assert_non_null(buf);
+	for (unsigned k = 0; wse_train_tensor_info(t, k, &name, NULL, NULL) >= 0; k++) {
+		int n = wse_train_tensor_info(t, k, NULL, NULL, NULL);
+
+		assert_int_equal(wse_train_get_tensor(t, name, q, (size_t)n), 0);
+		q += n;
+	}
+	uint64_t st = wse_train_get_step(t);
+
+	memcpy(q, &st, sizeof(st));
+	*len = (total + 2) * sizeof(float);
+	return buf;
+}
+
+static void expect_batch_error(wse_train *t, int eval, const float *x, const int32_t *y,
+			       uint32_t n, int code, const char *needle)
+{
+	size_t l0, l1;
+	float *before = snapshot(t, &l0);
+	struct wse_train_metrics m = { .size = sizeof(m), .loss = 42.0f };
+	int rc = eval ? wse_train_eval_batch(t, x, y, n, &m) : wse_train_step_batch(t, x, y, n, &m);
+
+	assert_int_equal(rc, code);
+	expect_message(wse_train_last_error(t), needle);
+	assert_true(m.loss == 42.0f);
+	float *after = snapshot(t, &l1);
+
+	assert_int_equal(l0, l1);
+	assert_memory_equal(before, after, l0);
+	free(before);
+	free(after);
+}
+
+static void expect_spec_error(const struct wse_train_spec *s, int code, const char *needle)
+{
+	char err[512] = "";
+	wse_train *t = (wse_train *)1;
+
+	assert_int_equal(wse_train_create_model(&t, s, NULL, err, sizeof(err)), code);
+	assert_null(t);
+	expect_message(err, needle);
+}
+
+static void test_bad_batch_and_spec(void **state)
+{
+	(void)state;
+	const int IP = WSE_ERROR_INVALID_PARAM, RG = WSE_ERROR_RANGE;
+	char err[512];
+	wse_train *t;
+	struct wse_train_spec s;
+	float x[9 * 7];
+	int32_t y[9];
+
+	spec_753(&s);
+	assert_int_equal(wse_train_create_model(&t, &s, NULL, err, sizeof(err)), 0);
+	random_data(5, 9, 7, 3, x, y);
+	assert_int_equal(wse_train_step_batch(t, x, y, 8, NULL), 0); /* metrics are optional */
+	for (int eval = 0; eval < 2; eval++) {
+		expect_batch_error(t, eval, NULL, y, 4, IP, "x or labels is NULL");
+		expect_batch_error(t, eval, x, NULL, 4, IP, "x or labels is NULL");
+		expect_batch_error(t, eval, x, y, 0, IP, "no examples (n = 0)");
+		y[6] = 3;
+		expect_batch_error(t, eval, x, y, 8, RG, "example 6 has label 3; the model has 3 classes (0..2)");
+		y[6] = -1;
+		expect_batch_error(t, eval, x, y, 7, RG, "example 6 has label -1");
+		y[6] = 2;
+	}
+	expect_batch_error(t, 0, x, y, 9, RG, "n = 9 examples, above the batch size 8");
+	assert_int_equal(wse_train_eval_batch(t, x, y, 9, NULL), 0); /* any n */
+	assert_int_equal(wse_train_step_batch(NULL, x, y, 1, NULL), IP);
+	assert_int_equal(wse_train_eval_batch(NULL, x, y, 1, NULL), IP);
+	wse_train_destroy(t);
+
+	/* specs */
+	expect_spec_error(NULL, IP, "NULL argument");
+	assert_int_equal(wse_train_create_model(NULL, &s, NULL, NULL, 0), IP);
+	/* each of these changes to the 7-5-3 spec, and its error */
+#define BAD_SPEC(change, code, needle) \
+	do { \
+		spec_753(&s); \
+		change; \
+		expect_spec_error(&s, code, needle); \
+	} while (0)
+	BAD_SPEC(s.size = 8, IP, "spec.size too small");
+	BAD_SPEC(s.num_layers = 0, IP, "spec.num_layers = 0: must be 1..8");
+	BAD_SPEC(s.num_layers = 9, IP, "spec.num_layers = 9");
+	BAD_SPEC(s.widths[1] = 0, IP, "spec.widths[1] = 0: must be 1..65536");
+	BAD_SPEC(s.widths[2] = 1, IP, "spec.widths[2] = 1 classes: must be 2..256");
+	BAD_SPEC(s.widths[2] = 257, IP, "spec.widths[2] = 257 classes");
+	BAD_SPEC(s.optimizer = "rmsprop", IP,
+		 "spec.optimizer = 'rmsprop': must be sgd, adam or adamw");
+	BAD_SPEC(s.lr = 0.0f, IP, "spec.lr = 0: must be a number in (0, 1000]");
+	BAD_SPEC(s.beta2 = 1.0f, IP, "spec.beta2 = 1: must be a number in [0, 1)");
+	BAD_SPEC(s.momentum = NAN, IP, "spec.momentum");
+	BAD_SPEC(s.batch_size = 0, IP, "spec.batch_size = 0: must be an integer 1..65536");
+	BAD_SPEC(s.timeout_ms = 5, IP, "spec.timeout_ms = 5");
+	BAD_SPEC(s.backend = "gpu", IP,
+		 "spec.backend = 'gpu': must be mesh or host-reference");
+	BAD_SPEC(s.mesh_cols = 0, IP, "spec.mesh_rows, mesh_cols = 2, 0");
+	BAD_SPEC(s.data_dir = fm_dir(), IP,
+		 "spec.widths: 7 inputs and 3 classes; Fashion-MNIST with data_pool = 1 has 784 features");
+#undef BAD_SPEC
+	adam_spec(&s, 1);
+	s.data_dir = "/nonexistent/fm";
+	expect_spec_error(&s, WSE_ERROR_NOT_FOUND, "/nonexistent/fm/train-images-idx3-ubyte.gz");
+	spec_753(&s);
+	s.backend = "mesh";
+	s.device = "sim:attach=/nonexistent/wse.sock";
+	expect_spec_error(&s, WSE_ERROR_NOT_FOUND, "cannot open device sim:attach=/nonexistent/wse.sock");
+	spec_753(&s);
+	struct wse_train_opts o = { .size = sizeof(o), .num_devices = 2 };
+
+	assert_int_equal(wse_train_create_model(&t, &s, &o, err, sizeof(err)), WSE_ERROR_NOT_SUPPORTED);
+	assert_non_null(strstr(err, "num-devices 2"));
+}
+
+/* The mesh backend on the functional model (WSEMU_FAST) of sim-2x2 gives
+ * the host-reference backend's bits for 7-5-3 on the caller's data. */
+static void test_step_batch_mesh_fast(void **state)
+{
+	(void)state;
+	if (!getenv("WSEMU_FAST") || !*getenv("WSEMU_FAST")) {
+		print_message("  WSEMU_FAST is not set: skipped\n");
+		skip();
+	}
+	char err[512];
+	wse_train *h, *d;
+	struct wse_train_spec s;
+	float x[8 * 7 * 3];
+	int32_t y[8 * 3];
+
+	spec_753(&s);
+	s.optimizer = "adamw";
+	s.lr = 0.01f;
+	s.weight_decay = 0.01f;
+	assert_int_equal(wse_train_create_model(&h, &s, NULL, err, sizeof(err)), 0);
+	s.backend = "mesh";
+	s.device = "sim:board=sim-2x2,model=fast";
+	s.mesh_rows = s.mesh_cols = 0;
+	if (wse_train_create_model(&d, &s, NULL, err, sizeof(err))) {
+		print_error("%s\n", err);
+		fail();
+	}
+	assert_string_equal(wse_train_backend(d), "mesh");
+	random_data(17, 24, 7, 3, x, y);
+	for (unsigned k = 0; k < 3; k++) {
+		struct wse_train_metrics mh = { .size = sizeof(mh) }, md = { .size = sizeof(md) };
+		unsigned n = 8 - k; /* 8, 7, 6 */
+
+		assert_int_equal(wse_train_step_batch(h, x + 8 * 7 * k, y + 8 * k, n, &mh), 0);
+		assert_int_equal(wse_train_step_batch(d, x + 8 * 7 * k, y + 8 * k, n, &md), 0);
+		assert_memory_equal(&mh.loss, &md.loss, 4);
+		assert_int_equal(mh.correct, md.correct);
+		assert_true(md.device_cycles > 0);
+	}
+	same_tensors(h, d);
+	struct wse_train_metrics eh = { .size = sizeof(eh) }, ed = { .size = sizeof(ed) };
+
+	assert_int_equal(wse_train_eval_batch(h, x, y, 24, &eh), 0);
+	assert_int_equal(wse_train_eval_batch(d, x, y, 24, &ed), 0);
+	assert_memory_equal(&eh.loss, &ed.loss, 4);
+	assert_int_equal(eh.correct, ed.correct);
+	print_message("  mesh (fast model, sim-2x2) = host-reference: 3 steps, loss %.6f\n", eh.loss);
+	wse_train_destroy(h);
+	wse_train_destroy(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +818,10 @@ int main(void)
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_mesh_refuses_rows),
 		cmocka_unit_test(test_route_plan_write),
+		cmocka_unit_test(test_create_model_is_params),
+		cmocka_unit_test(test_step_batch_753),
+		cmocka_unit_test(test_bad_batch_and_spec),
+		cmocka_unit_test(test_step_batch_mesh_fast),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

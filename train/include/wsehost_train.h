@@ -4,9 +4,10 @@
  * links libwsehost, whose devices the mesh backend trains on.
  *
  * A training handle is created from a params file (docs/training.md,
- * "Params file"); it owns the model's weights and optimizer state in
- * MemoryX, reads Fashion-MNIST, runs steps and evaluations on a backend,
- * and saves and loads checkpoints (docs/checkpoint.md).
+ * "Params file") or from a struct wse_train_spec; it owns the model's
+ * weights and optimizer state in MemoryX, reads Fashion-MNIST or takes the
+ * caller's arrays, runs steps and evaluations on a backend, and saves and
+ * loads checkpoints (docs/checkpoint.md).
  *
  * Backends (params key runtime.backend): "host-reference" runs the C
  * reference trainer on the host CPU with the mesh's summation order for the
@@ -50,31 +51,126 @@ struct wse_train_metrics {
 	uint64_t device_cycles;
 };
 
+/* Limits of a model: weight layers, the width of any layer (inputs
+ * included) and the number of classes (labels are 0..classes-1). */
+#define WSE_TRAIN_MAX_LAYERS  8
+#define WSE_TRAIN_MAX_WIDTH   65536
+#define WSE_TRAIN_MAX_CLASSES 256
+
+/*
+ * A model from code: what a params file says (docs/training.md, "Params
+ * file"), key by key. Fill it with wse_train_spec_init() (the params
+ * file's defaults), then set what differs. The library reads the first
+ * size bytes and takes the defaults for fields past them, so callers built
+ * with a shorter version of the struct keep working.
+ */
+struct wse_train_spec {
+	size_t size;              /* sizeof(struct wse_train_spec) */
+	uint32_t num_layers;      /* model.layers: weight layers, 1..WSE_TRAIN_MAX_LAYERS */
+	/* widths[0] inputs, widths[1..num_layers-1] hidden, widths[num_layers]
+	 * classes (2..WSE_TRAIN_MAX_CLASSES); each 1..WSE_TRAIN_MAX_WIDTH */
+	uint32_t widths[WSE_TRAIN_MAX_LAYERS + 1];
+	const char *optimizer;    /* optimizer.name: "sgd" (default), "adam", "adamw" */
+	float lr;                 /* optimizer.lr, (0, 1000] (0.05) */
+	float momentum;           /* optimizer.momentum, [0, 1) (0) */
+	float beta1, beta2;       /* optimizer.beta1, .beta2, [0, 1) (0.9, 0.999) */
+	float eps;                /* optimizer.eps, (0, 1] (1e-8) */
+	float weight_decay;       /* optimizer.weight_decay, [0, 1] (0) */
+	uint64_t init_seed;       /* model.init_seed (1) */
+	uint32_t batch_size;      /* train.batch_size, 1..65536 (32) */
+	uint32_t micro_batches;   /* train.micro_batches, 1..1024 (1) */
+	const char *backend;      /* runtime.backend: "host-reference" (default), "mesh" */
+	const char *device;       /* runtime.device: URI, NULL or "" = default simulator */
+	/* runtime.mesh, each 0..64: the summation order of the host-reference
+	 * backend (0 x 0: 4 x 4); the mesh backend always takes the device's */
+	uint32_t mesh_rows, mesh_cols;
+	int32_t timeout_ms;       /* runtime.timeout_ms, 100..86400000 (600000) */
+	/* Fashion-MNIST for wse_train_step and wse_train_eval: data.dir (NULL:
+	 * no dataset), data.pool (1 or 2), data.shuffle (0, 1), .shuffle_seed */
+	const char *data_dir;
+	uint32_t data_pool;
+	uint32_t data_shuffle;
+	uint64_t data_shuffle_seed;
+	const char *memoryx_file; /* runtime.memoryx_file (NULL: in memory) */
+};
+
+/* Fill spec with the params file's defaults (no layers, no dataset) and
+ * set spec->size. */
+WSE_API void wse_train_spec_init(struct wse_train_spec *spec);
+
 /* Create from a params file. On failure *t is NULL and err (if not NULL)
- * names the file, line and problem. */
+ * names the file, line and problem. Errors:
+ *   WSE_ERROR_INVALID_PARAM  a NULL argument, a bad line, key or value, a
+ *                            model that does not match the dataset
+ *   WSE_ERROR_NOT_FOUND      the file, the dataset or the device is missing
+ *   WSE_ERROR_IO             the file cannot be read
+ *   WSE_ERROR_NOT_SUPPORTED  num_devices > 1, or the model or the device
+ *                            does not fit the backend
+ *   WSE_ERROR_NO_MEM         memory ran out
+ *   and the device's errors for the mesh backend (TIMEOUT, NO_DEVICE, ...) */
 WSE_API int wse_train_create(wse_train **t, const char *params_file,
 			     const struct wse_train_opts *opts, char *err,
 			     size_t errlen);
+/* Create from a spec (the same model, weights and steps as the params file
+ * that says the same). Without spec->data_dir the handle has no dataset:
+ * wse_train_step and wse_train_eval return WSE_ERROR_NOT_SUPPORTED and
+ * training goes through wse_train_step_batch and wse_train_eval_batch. On
+ * failure *t is NULL and err names the field and the problem. Errors: those
+ * of wse_train_create; INVALID_PARAM names the spec field at fault (or a
+ * spec->size that does not reach past widths). */
+WSE_API int wse_train_create_model(wse_train **t, const struct wse_train_spec *spec,
+				   const struct wse_train_opts *opts, char *err,
+				   size_t errlen);
+/* Release the handle, its device included. NULL is ignored. */
 WSE_API void wse_train_destroy(wse_train *t);
+/* The sentence of the handle's last failure ("" before any; a fixed
+ * sentence for a NULL handle). Valid until the next call on t. */
 WSE_API const char *wse_train_last_error(const wse_train *t);
-/* Name of the backend, e.g. "host-reference". */
+/* Name of the backend, e.g. "host-reference" ("" for a NULL handle). */
 WSE_API const char *wse_train_backend(const wse_train *t);
 
 /* One optimizer step: train.micro_batches micro-batches of
- * train.batch_size examples, gradients accumulated, then the update. */
+ * train.batch_size examples, gradients accumulated, then the update.
+ * Errors: INVALID_PARAM (t NULL), NOT_SUPPORTED (a handle without a
+ * dataset), and the backend's. */
 WSE_API int wse_train_step(wse_train *t, struct wse_train_metrics *m);
-/* Evaluate on the first max_examples test examples (0 = all). */
+/* Evaluate on the first max_examples test examples (0 = all). Errors: as
+ * wse_train_step, and the test split's (NOT_FOUND, MALFORMED, IO). */
 WSE_API int wse_train_eval(wse_train *t, uint32_t max_examples,
 			   struct wse_train_metrics *m);
+/*
+ * One optimizer step on the caller's n examples: x is [n, inputs] float32,
+ * row-major; labels[e] in 0..classes-1; 1 <= n <= the batch size. The loss
+ * is averaged over the n examples (micro_batches does not apply). Errors:
+ *   WSE_ERROR_INVALID_PARAM  t, x or labels NULL, or n 0
+ *   WSE_ERROR_RANGE          n above the batch size, or a label < 0 or
+ *                            >= classes (the last error names the example
+ *                            and its label)
+ *   and the backend's (NO_MEM; the device's errors on the mesh backend).
+ * On error the weights, the optimizer state and the step are unchanged.
+ */
+WSE_API int wse_train_step_batch(wse_train *t, const float *x, const int32_t *labels,
+				 uint32_t n, struct wse_train_metrics *m);
+/* Loss and correct count of the model on the caller's n examples (any
+ * n >= 1, run in batches of the batch size); arguments and errors as
+ * wse_train_step_batch but any n is taken. Changes no state. */
+WSE_API int wse_train_eval_batch(wse_train *t, const float *x, const int32_t *labels,
+				 uint32_t n, struct wse_train_metrics *m);
+/* Optimizer steps done (0 for a NULL handle). */
 WSE_API uint64_t wse_train_get_step(const wse_train *t);
 /* The value of a key of the params file as written there (keys of the
- * tool driving the API, "run.*", included), or NULL if not given. */
+ * tool driving the API, "run.*", included), or NULL if not given, for a
+ * handle made by wse_train_create_model, or for a NULL argument. */
 WSE_API const char *wse_train_get_param(const wse_train *t, const char *key);
 
 /* Tensors: "layerN.weight" [out, in], "layerN.bias" [out], and optimizer
  * state "<param>.momentum", "<param>.adam_m", "<param>.adam_v".
- * wse_train_tensor_info enumerates (index from 0; WSE_ERROR_RANGE past the
- * end) and returns the element count. */
+ * wse_train_tensor_info enumerates (index from 0) and returns the element
+ * count; name, ndim and dims may be NULL. Errors: INVALID_PARAM (t NULL),
+ * RANGE (index past the last tensor).
+ * wse_train_get_tensor and wse_train_set_tensor copy a whole tensor out
+ * and in. Errors: INVALID_PARAM (t, name or buf NULL), NOT_FOUND (no such
+ * tensor), LENGTH (count is not its element count). */
 WSE_API int wse_train_tensor_info(const wse_train *t, unsigned index,
 				  const char **name, unsigned *ndim,
 				  uint32_t dims[4]);
@@ -85,7 +181,10 @@ WSE_API int wse_train_set_tensor(wse_train *t, const char *name,
 
 /* Checkpoints: weights, optimizer state, step, RNG state, data position,
  * written atomically; a load refuses a corrupt or mismatching file and
- * leaves the handle unchanged. */
+ * leaves the handle unchanged. Errors: INVALID_PARAM (t or path NULL),
+ * NO_MEM, IO; and on load NOT_FOUND, BAD_MAGIC, VERSION, HEADER_CRC,
+ * PAYLOAD_CRC, TRUNCATED, MALFORMED (another model's tensors, a data
+ * position past the dataset). */
 WSE_API int wse_train_save(wse_train *t, const char *path);
 WSE_API int wse_train_load(wse_train *t, const char *path);
 

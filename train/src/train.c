@@ -127,35 +127,135 @@ static int parse_f(const char *v, float lo, float hi, int lo_open, float *out)
 	return 0;
 }
 
-static void params_defaults(struct tr_params *p)
+/* The numeric keys: where each goes in the spec, its range and what the
+ * error says, for the params file and the spec alike. */
+struct tr_num {
+	const char *key;    /* params key */
+	const char *field;  /* spec field */
+	size_t off;
+	char type;          /* 'u' uint32_t, 'q' uint64_t, 'i' int32_t, 'f' float */
+	double lo, hi;
+	int lo_open, hi_open;
+	const char *why;
+};
+
+#define TR_OFF(f) offsetof(struct wse_train_spec, f)
+static const struct tr_num tr_nums[] = {
+	{ "model.init_seed", "init_seed", TR_OFF(init_seed), 'q', 0, 0, 0, 0,
+	  "must be an unsigned integer" },
+	{ "data.pool", "data_pool", TR_OFF(data_pool), 'u', 1, 2, 0, 0,
+	  "must be 1 (28x28) or 2 (2x2 average pooling, 14x14)" },
+	{ "data.shuffle", "data_shuffle", TR_OFF(data_shuffle), 'u', 0, 1, 0, 0,
+	  "must be 0 or 1" },
+	{ "data.shuffle_seed", "data_shuffle_seed", TR_OFF(data_shuffle_seed), 'q', 0, 0, 0, 0,
+	  "must be an unsigned integer" },
+	{ "train.batch_size", "batch_size", TR_OFF(batch_size), 'u', 1, 65536, 0, 0,
+	  "must be an integer 1..65536" },
+	{ "train.micro_batches", "micro_batches", TR_OFF(micro_batches), 'u', 1, 1024, 0, 0,
+	  "must be an integer 1..1024" },
+	{ "optimizer.lr", "lr", TR_OFF(lr), 'f', 0, 1e3, 1, 0, "must be a number in (0, 1000]" },
+	{ "optimizer.momentum", "momentum", TR_OFF(momentum), 'f', 0, 1, 0, 1,
+	  "must be a number in [0, 1)" },
+	{ "optimizer.beta1", "beta1", TR_OFF(beta1), 'f', 0, 1, 0, 1, "must be a number in [0, 1)" },
+	{ "optimizer.beta2", "beta2", TR_OFF(beta2), 'f', 0, 1, 0, 1, "must be a number in [0, 1)" },
+	{ "optimizer.eps", "eps", TR_OFF(eps), 'f', 0, 1, 1, 0, "must be a number in (0, 1]" },
+	{ "optimizer.weight_decay", "weight_decay", TR_OFF(weight_decay), 'f', 0, 1, 0, 0,
+	  "must be a number in [0, 1]" },
+	{ "runtime.timeout_ms", "timeout_ms", TR_OFF(timeout_ms), 'i', 100, 86400000, 0, 0,
+	  "must be an integer 100..86400000" },
+};
+
+static int num_in_range(const struct tr_num *d, double x)
 {
-	memset(p, 0, sizeof(*p));
-	p->init_seed = 1;
-	snprintf(p->data_dir, sizeof(p->data_dir), "%s", FM_DEFAULT_DIR);
-	p->pool = 1;
-	p->shuffle = 0;
-	p->shuffle_seed = 1;
-	p->batch = 32;
-	p->micro = 1;
-	p->opt.kind = MX_OPT_SGD;
-	p->opt.lr = 0.05f;
-	p->opt.momentum = 0.0f;
-	p->opt.beta1 = 0.9f;
-	p->opt.beta2 = 0.999f;
-	p->opt.eps = 1e-8f;
-	p->opt.weight_decay = 0.0f;
-	snprintf(p->backend, sizeof(p->backend), "host-reference");
-	p->rows = 4;
-	p->cols = 4;
-	p->timeout_ms = 600000;
+	if (d->type == 'q')
+		return 1; /* any uint64_t */
+	return x == x && x >= d->lo && x <= d->hi && !(d->lo_open && x == d->lo) &&
+	       !(d->hi_open && x == d->hi);
 }
 
-/* One key = value. Returns NULL or the problem. */
-static const char *params_set(struct tr_params *p, const char *k, const char *v)
+static double num_get(const struct tr_num *d, const struct wse_train_spec *s)
+{
+	const char *f = (const char *)s + d->off;
+	uint32_t u;
+	int32_t i;
+	float x;
+
+	switch (d->type) {
+	case 'u':
+		memcpy(&u, f, sizeof(u));
+		return u;
+	case 'i':
+		memcpy(&i, f, sizeof(i));
+		return i;
+	case 'f':
+		memcpy(&x, f, sizeof(x));
+		return x;
+	}
+	return 0;
+}
+
+/* A numeric key's value into the spec: 0, or -1 if it does not parse or
+ * is out of range. */
+static int num_set(const struct tr_num *d, struct wse_train_spec *s, const char *v)
+{
+	char *f = (char *)s + d->off;
+
+	if (d->type == 'f') {
+		float x;
+
+		if (parse_f(v, (float)d->lo, (float)d->hi, d->lo_open, &x) ||
+		    (d->hi_open && x == (float)d->hi))
+			return -1;
+		memcpy(f, &x, sizeof(x));
+		return 0;
+	}
+	uint64_t u;
+
+	if (parse_u64(v, (uint64_t)d->lo, d->type == 'q' ? UINT64_MAX : (uint64_t)d->hi, &u))
+		return -1;
+	if (d->type == 'q') {
+		memcpy(f, &u, sizeof(u));
+	} else if (d->type == 'u') {
+		uint32_t x = (uint32_t)u;
+
+		memcpy(f, &x, sizeof(x));
+	} else {
+		int32_t x = (int32_t)u;
+
+		memcpy(f, &x, sizeof(x));
+	}
+	return 0;
+}
+
+void wse_train_spec_init(struct wse_train_spec *s)
+{
+	if (!s)
+		return;
+	memset(s, 0, sizeof(*s));
+	s->size = sizeof(*s);
+	s->optimizer = "sgd";
+	s->lr = 0.05f;
+	s->beta1 = 0.9f;
+	s->beta2 = 0.999f;
+	s->eps = 1e-8f;
+	s->init_seed = 1;
+	s->batch_size = 32;
+	s->micro_batches = 1;
+	s->backend = "host-reference";
+	s->timeout_ms = 600000;
+	s->data_pool = 1;
+	s->data_shuffle_seed = 1;
+}
+
+/* One key = value into the spec; v stays valid as long as the handle.
+ * Returns NULL or the problem. */
+static const char *params_set(struct wse_train_spec *s, const char *k, const char *v)
 {
 	uint64_t u;
-	float f;
 
+	for (size_t q = 0; q < sizeof(tr_nums) / sizeof(tr_nums[0]); q++)
+		if (!strcmp(k, tr_nums[q].key))
+			return num_set(&tr_nums[q], s, v) ? tr_nums[q].why : NULL;
 	if (!strcmp(k, "model.layers")) {
 		char buf[256], *save = NULL, *tok;
 		unsigned n = 0;
@@ -166,95 +266,42 @@ static const char *params_set(struct tr_params *p, const char *k, const char *v)
 				return "at most 9 sizes (8 layers)";
 			if (parse_u64(trim(tok), 1, 65536, &u))
 				return "sizes must be integers 1..65536 separated by commas";
-			p->dims[n++] = (unsigned)u;
+			s->widths[n++] = (uint32_t)u;
 		}
 		if (n < 2)
 			return "needs at least two sizes: inputs, classes";
-		p->nlayers = n - 1;
-	} else if (!strcmp(k, "model.init_seed")) {
-		if (parse_u64(v, 0, UINT64_MAX, &p->init_seed))
-			return "must be an unsigned integer";
+		s->num_layers = n - 1;
 	} else if (!strcmp(k, "data.dir")) {
-		if (!*v || strlen(v) >= sizeof(p->data_dir))
+		if (!*v || strlen(v) >= sizeof(((struct tr_params *)0)->data_dir))
 			return "must be a directory path";
-		snprintf(p->data_dir, sizeof(p->data_dir), "%s", v);
-	} else if (!strcmp(k, "data.pool")) {
-		if (parse_u64(v, 1, 2, &u))
-			return "must be 1 (28x28) or 2 (2x2 average pooling, 14x14)";
-		p->pool = (unsigned)u;
-	} else if (!strcmp(k, "data.shuffle")) {
-		if (parse_u64(v, 0, 1, &u))
-			return "must be 0 or 1";
-		p->shuffle = (int)u;
-	} else if (!strcmp(k, "data.shuffle_seed")) {
-		if (parse_u64(v, 0, UINT64_MAX, &p->shuffle_seed))
-			return "must be an unsigned integer";
-	} else if (!strcmp(k, "train.batch_size")) {
-		if (parse_u64(v, 1, 65536, &u))
-			return "must be an integer 1..65536";
-		p->batch = (unsigned)u;
-	} else if (!strcmp(k, "train.micro_batches")) {
-		if (parse_u64(v, 1, 1024, &u))
-			return "must be an integer 1..1024";
-		p->micro = (unsigned)u;
+		s->data_dir = v;
 	} else if (!strcmp(k, "optimizer.name")) {
-		if (!strcmp(v, "sgd"))
-			p->opt.kind = MX_OPT_SGD;
-		else if (!strcmp(v, "adam"))
-			p->opt.kind = MX_OPT_ADAM;
-		else if (!strcmp(v, "adamw"))
-			p->opt.kind = MX_OPT_ADAMW;
+		if (!strcmp(v, "sgd") || !strcmp(v, "adam") || !strcmp(v, "adamw"))
+			s->optimizer = v;
 		else
 			return "must be sgd, adam or adamw";
-	} else if (!strcmp(k, "optimizer.lr")) {
-		if (parse_f(v, 0.0f, 1e3f, 1, &f))
-			return "must be a number in (0, 1000]";
-		p->opt.lr = f;
-	} else if (!strcmp(k, "optimizer.momentum")) {
-		if (parse_f(v, 0.0f, 1.0f, 0, &f) || f == 1.0f)
-			return "must be a number in [0, 1)";
-		p->opt.momentum = f;
-	} else if (!strcmp(k, "optimizer.beta1") || !strcmp(k, "optimizer.beta2")) {
-		if (parse_f(v, 0.0f, 1.0f, 0, &f) || f == 1.0f)
-			return "must be a number in [0, 1)";
-		if (k[14] == '1')
-			p->opt.beta1 = f;
-		else
-			p->opt.beta2 = f;
-	} else if (!strcmp(k, "optimizer.eps")) {
-		if (parse_f(v, 0.0f, 1.0f, 1, &f))
-			return "must be a number in (0, 1]";
-		p->opt.eps = f;
-	} else if (!strcmp(k, "optimizer.weight_decay")) {
-		if (parse_f(v, 0.0f, 1.0f, 0, &f))
-			return "must be a number in [0, 1]";
-		p->opt.weight_decay = f;
 	} else if (!strcmp(k, "runtime.backend")) {
 		const struct train_backend_ops *be = train_backend_find(v);
 
 		if (!be)
 			return "must be mesh or host-reference";
-		snprintf(p->backend, sizeof(p->backend), "%s", be->name);
+		s->backend = be->name;
 	} else if (!strcmp(k, "runtime.device")) {
-		if (strlen(v) >= sizeof(p->device))
+		if (strlen(v) >= sizeof(((struct tr_params *)0)->device))
 			return "URI too long";
-		snprintf(p->device, sizeof(p->device), "%s", v);
-	} else if (!strcmp(k, "runtime.timeout_ms")) {
-		if (parse_u64(v, 100, 86400000, &u))
-			return "must be an integer 100..86400000";
-		p->timeout_ms = (int)u;
+		s->device = v;
 	} else if (!strcmp(k, "runtime.mesh")) {
 		unsigned r, c;
 		char x;
 
 		if (sscanf(v, "%ux%u%c", &r, &c, &x) != 2 || r < 1 || r > 64 || c < 1 || c > 64)
 			return "must be ROWSxCOLUMNS, each 1..64 (e.g. 4x4)";
-		p->rows = r;
-		p->cols = c;
+		s->mesh_rows = r;
+		s->mesh_cols = c;
 	} else if (!strcmp(k, "runtime.memoryx_file")) {
-		if (strlen(v) >= sizeof(p->memoryx_file))
+		if (strlen(v) >= sizeof(((struct tr_params *)0)->memoryx_file))
 			return "path too long";
-		snprintf(p->memoryx_file, sizeof(p->memoryx_file), "%s", v);
+		s->memoryx_file = v;
 	} else if (!strncmp(k, "run.", 4)) {
 		/* settings of the tool driving the API (wsetrain); kept */
 	} else {
@@ -263,14 +310,17 @@ static const char *params_set(struct tr_params *p, const char *k, const char *v)
 	return NULL;
 }
 
-static int params_load(wse_train *t, const char *path)
+/* Parse the params file into spec; every key = value stays in t->p (and
+ * the spec's strings point there). */
+static int params_load(wse_train *t, const char *path, struct wse_train_spec *s)
 {
 	struct tr_params *p = &t->p;
 	FILE *f = fopen(path, "r");
 	char line[1024];
 	unsigned ln = 0;
 
-	params_defaults(p);
+	wse_train_spec_init(s);
+	s->data_dir = FM_DEFAULT_DIR;
 	if (!f)
 		return tr_fail(t, errno == ENOENT ? WSE_ERROR_NOT_FOUND : WSE_ERROR_IO,
 			       "params %s: cannot open: %s", path, strerror(errno));
@@ -285,19 +335,19 @@ static int params_load(wse_train *t, const char *path)
 
 		if (hash)
 			*hash = 0;
-		char *s = trim(line);
+		char *str = trim(line);
 
-		if (!*s)
+		if (!*str)
 			continue;
-		char *eq = strchr(s, '=');
+		char *eq = strchr(str, '=');
 
 		if (!eq) {
 			fclose(f);
 			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
-				       "params %s:%u: expected 'key = value', got '%s'", path, ln, s);
+				       "params %s:%u: expected 'key = value', got '%s'", path, ln, str);
 		}
 		*eq = 0;
-		char *k = trim(s), *v = trim(eq + 1);
+		char *k = trim(str), *v = trim(eq + 1);
 
 		for (unsigned q = 0; q < p->nkv; q++)
 			if (!strcmp(p->key[q], k)) {
@@ -311,32 +361,130 @@ static int params_load(wse_train *t, const char *path)
 			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
 				       "params %s:%u: too many keys or key/value too long", path, ln);
 		}
-		const char *why = params_set(p, k, v);
+		snprintf(p->key[p->nkv], sizeof(p->key[0]), "%s", k);
+		snprintf(p->val[p->nkv], sizeof(p->val[0]), "%s", v);
+		const char *why = params_set(s, k, p->val[p->nkv]);
 
 		if (why) {
 			fclose(f);
 			return tr_fail(t, WSE_ERROR_INVALID_PARAM, "params %s:%u: %s = '%s': %s",
 				       path, ln, k, v, why);
 		}
-		snprintf(p->key[p->nkv], sizeof(p->key[0]), "%s", k);
-		snprintf(p->val[p->nkv], sizeof(p->val[0]), "%s", v);
 		p->nkv++;
 	}
 	fclose(f);
-	if (p->nlayers == 0)
+	if (s->num_layers == 0)
 		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
 			       "params %s: model.layers is missing (e.g. model.layers = 196, 64, 10)",
 			       path);
-	unsigned nf = (28 / p->pool) * (28 / p->pool);
+	unsigned nf = (28 / s->data_pool) * (28 / s->data_pool);
 
-	if (p->dims[0] != nf)
+	if (s->widths[0] != nf)
 		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
 			       "params %s: model.layers starts with %u inputs, but images with data.pool = %u have %u features",
-			       path, p->dims[0], p->pool, nf);
-	if (p->dims[p->nlayers] != 10)
+			       path, s->widths[0], s->data_pool, nf);
+	if (s->widths[s->num_layers] != 10)
 		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
 			       "params %s: model.layers ends with %u classes; Fashion-MNIST has 10",
-			       path, p->dims[p->nlayers]);
+			       path, s->widths[s->num_layers]);
+	return 0;
+}
+
+/* A spec's string field into buf: NULL counts as dflt. */
+static int spec_str(wse_train *t, const char *field, const char *v, const char *dflt,
+		    char *buf, size_t size)
+{
+	if (!v)
+		v = dflt;
+	if (strlen(v) >= size)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM, "spec.%s: longer than %zu bytes",
+			       field, size - 1);
+	snprintf(buf, size, "%s", v);
+	return 0;
+}
+
+/* Check a spec (the params file's checks, by field) and resolve it into
+ * t->p. */
+static int spec_apply(wse_train *t, const struct wse_train_spec *s)
+{
+	struct tr_params *p = &t->p;
+	int rc;
+
+	for (size_t q = 0; q < sizeof(tr_nums) / sizeof(tr_nums[0]); q++) {
+		double x = num_get(&tr_nums[q], s);
+
+		if (!num_in_range(&tr_nums[q], x))
+			return tr_fail(t, WSE_ERROR_INVALID_PARAM, "spec.%s = %g: %s",
+				       tr_nums[q].field, x, tr_nums[q].why);
+	}
+	if (s->num_layers < 1 || s->num_layers > WSE_TRAIN_MAX_LAYERS)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.num_layers = %u: must be 1..%u weight layers", s->num_layers,
+			       WSE_TRAIN_MAX_LAYERS);
+	for (unsigned l = 0; l <= s->num_layers; l++)
+		if (s->widths[l] < 1 || s->widths[l] > WSE_TRAIN_MAX_WIDTH)
+			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+				       "spec.widths[%u] = %u: must be 1..%u", l, s->widths[l],
+				       WSE_TRAIN_MAX_WIDTH);
+	uint32_t classes = s->widths[s->num_layers];
+
+	if (classes < 2 || classes > WSE_TRAIN_MAX_CLASSES)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.widths[%u] = %u classes: must be 2..%u", s->num_layers, classes,
+			       WSE_TRAIN_MAX_CLASSES);
+	const char *opt = s->optimizer ? s->optimizer : "sgd";
+
+	if (!strcmp(opt, "sgd"))
+		p->opt.kind = MX_OPT_SGD;
+	else if (!strcmp(opt, "adam"))
+		p->opt.kind = MX_OPT_ADAM;
+	else if (!strcmp(opt, "adamw"))
+		p->opt.kind = MX_OPT_ADAMW;
+	else
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.optimizer = '%s': must be sgd, adam or adamw", opt);
+	const char *bn = s->backend ? s->backend : "host-reference";
+	const struct train_backend_ops *be = train_backend_find(bn);
+
+	if (!be)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.backend = '%s': must be mesh or host-reference", bn);
+	if (s->mesh_rows > 64 || s->mesh_cols > 64 || !s->mesh_rows != !s->mesh_cols)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.mesh_rows, mesh_cols = %u, %u: each 1..64, or both 0",
+			       s->mesh_rows, s->mesh_cols);
+	if ((rc = spec_str(t, "backend", be->name, NULL, p->backend, sizeof(p->backend))) ||
+	    (rc = spec_str(t, "device", s->device, "", p->device, sizeof(p->device))) ||
+	    (rc = spec_str(t, "data_dir", s->data_dir, "", p->data_dir, sizeof(p->data_dir))) ||
+	    (rc = spec_str(t, "memoryx_file", s->memoryx_file, "", p->memoryx_file,
+			   sizeof(p->memoryx_file))))
+		return rc;
+	if (p->data_dir[0]) {
+		unsigned nf = (28 / s->data_pool) * (28 / s->data_pool);
+
+		if (s->widths[0] != nf || classes != 10)
+			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+				       "spec.widths: %u inputs and %u classes; Fashion-MNIST with data_pool = %u has %u features and 10 classes",
+				       s->widths[0], classes, s->data_pool, nf);
+	}
+	p->nlayers = s->num_layers;
+	for (unsigned l = 0; l <= s->num_layers; l++)
+		p->dims[l] = s->widths[l];
+	p->init_seed = s->init_seed;
+	p->pool = s->data_pool;
+	p->shuffle = (int)s->data_shuffle;
+	p->shuffle_seed = s->data_shuffle_seed;
+	p->batch = s->batch_size;
+	p->micro = s->micro_batches;
+	p->opt.lr = s->lr;
+	p->opt.momentum = s->momentum;
+	p->opt.beta1 = s->beta1;
+	p->opt.beta2 = s->beta2;
+	p->opt.eps = s->eps;
+	p->opt.weight_decay = s->weight_decay;
+	p->rows = s->mesh_rows ? s->mesh_rows : 4;
+	p->cols = s->mesh_cols ? s->mesh_cols : 4;
+	p->timeout_ms = s->timeout_ms;
 	return 0;
 }
 
@@ -361,40 +509,46 @@ static int fault_env(wse_train *t)
 	return 0;
 }
 
-int wse_train_create(wse_train **out, const char *params_file,
-		     const struct wse_train_opts *opts, char *err, size_t errlen)
+/* A new handle for opts, or NULL with *rc and err set. */
+static wse_train *tr_new(const char *fn, const struct wse_train_opts *opts, int *rc, char *err,
+			 size_t errlen)
 {
-	wse_train *t;
-	int rc;
-	char ename[MX_NAME_MAX + 1];
+	unsigned ndev = (opts && opts->size >= offsetof(struct wse_train_opts, num_devices) +
+				     sizeof(unsigned)) ? opts->num_devices : 1;
+	wse_train *t = calloc(1, sizeof(*t));
 
-	if (out)
-		*out = NULL;
-	if (!out || !params_file) {
-		if (err && errlen)
-			snprintf(err, errlen, "wse_train_create: NULL argument");
-		return WSE_ERROR_INVALID_PARAM;
-	}
-	t = calloc(1, sizeof(*t));
 	if (!t) {
 		if (err && errlen)
-			snprintf(err, errlen, "wse_train_create: out of memory");
-		return WSE_ERROR_NO_MEM;
+			snprintf(err, errlen, "%s: out of memory", fn);
+		*rc = WSE_ERROR_NO_MEM;
+		return NULL;
 	}
 	mx_store_init(&t->st);
 	fault_env(t);
-	unsigned ndev = (opts && opts->size >= offsetof(struct wse_train_opts, num_devices) +
-				     sizeof(unsigned)) ? opts->num_devices : 1;
+	if (ndev > 1) {
+		*rc = tr_fail(t, WSE_ERROR_NOT_SUPPORTED,
+			      "num-devices %u: data-parallel training over several devices is not available yet; use 1",
+			      ndev);
+		if (err && errlen)
+			snprintf(err, errlen, "%s", t->err);
+		wse_train_destroy(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* Build the handle t from the spec (checked by spec_apply): MemoryX,
+ * initial weights, the dataset if any, the backend. On failure t is
+ * destroyed and err gets the last error. */
+static int tr_build(wse_train **out, wse_train *t, const struct wse_train_spec *spec,
+		    const struct wse_train_opts *opts, char *err, size_t errlen)
+{
+	int rc;
+	char ename[MX_NAME_MAX + 1];
 	const char *model_dir = (opts && opts->size >= offsetof(struct wse_train_opts, model_dir) +
 					 sizeof(char *)) ? opts->model_dir : NULL;
 
-	if (ndev > 1) {
-		rc = tr_fail(t, WSE_ERROR_NOT_SUPPORTED,
-			     "num-devices %u: data-parallel training over several devices is not available yet; use 1",
-			     ndev);
-		goto fail;
-	}
-	rc = params_load(t, params_file);
+	rc = spec_apply(t, spec);
 	if (rc)
 		goto fail;
 	struct tr_params *p = &t->p;
@@ -461,17 +615,23 @@ int wse_train_create(wse_train **out, const char *params_file,
 
 	bp[0] = bp[1] = 1.0f;
 	/* data */
-	rc = fm_load(p->data_dir, 1, p->pool, &t->train, t->err, sizeof(t->err));
-	if (rc)
-		goto fail;
-	t->perm = malloc((size_t)t->train.n * sizeof(uint32_t));
+	if (p->data_dir[0]) {
+		rc = fm_load(p->data_dir, 1, p->pool, &t->train, t->err, sizeof(t->err));
+		if (rc)
+			goto fail;
+		t->perm = malloc((size_t)t->train.n * sizeof(uint32_t));
+		if (!t->perm) {
+			rc = tr_fail(t, WSE_ERROR_NO_MEM, "out of memory");
+			goto fail;
+		}
+		fm_epoch_order(t->train.n, p->shuffle, p->shuffle_seed, 0, t->perm);
+	}
 	t->xb = malloc((size_t)p->batch * p->dims[0] * sizeof(float));
 	t->yb = malloc(p->batch);
-	if (!t->perm || !t->xb || !t->yb) {
+	if (!t->xb || !t->yb) {
 		rc = tr_fail(t, WSE_ERROR_NO_MEM, "out of memory");
 		goto fail;
 	}
-	fm_epoch_order(t->train.n, p->shuffle, p->shuffle_seed, 0, t->perm);
 	for (unsigned q = 0; q < 2 * p->nlayers; q++) {
 		size_t n = t->st.t[q % 2 ? t->ib[q / 2] : t->iw[q / 2]].count;
 
@@ -507,6 +667,57 @@ fail:
 		snprintf(err, errlen, "%s", t->err);
 	wse_train_destroy(t);
 	return rc;
+}
+
+int wse_train_create(wse_train **out, const char *params_file,
+		     const struct wse_train_opts *opts, char *err, size_t errlen)
+{
+	struct wse_train_spec spec;
+	wse_train *t;
+	int rc;
+
+	if (out)
+		*out = NULL;
+	if (!out || !params_file) {
+		if (err && errlen)
+			snprintf(err, errlen, "wse_train_create: NULL argument");
+		return WSE_ERROR_INVALID_PARAM;
+	}
+	if (!(t = tr_new("wse_train_create", opts, &rc, err, errlen)))
+		return rc;
+	rc = params_load(t, params_file, &spec);
+	if (rc) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", t->err);
+		wse_train_destroy(t);
+		return rc;
+	}
+	return tr_build(out, t, &spec, opts, err, errlen);
+}
+
+int wse_train_create_model(wse_train **out, const struct wse_train_spec *spec,
+			   const struct wse_train_opts *opts, char *err, size_t errlen)
+{
+	struct wse_train_spec s;
+	wse_train *t;
+	int rc;
+
+	if (out)
+		*out = NULL;
+	if (!out || !spec || spec->size < offsetof(struct wse_train_spec, optimizer)) {
+		if (err && errlen)
+			snprintf(err, errlen, "wse_train_create_model: %s",
+				 out && spec ? "spec.size too small (use wse_train_spec_init)"
+					     : "NULL argument");
+		return WSE_ERROR_INVALID_PARAM;
+	}
+	/* fields past the caller's size keep their defaults */
+	wse_train_spec_init(&s);
+	memcpy(&s, spec, spec->size < sizeof(s) ? spec->size : sizeof(s));
+	s.size = sizeof(s);
+	if (!(t = tr_new("wse_train_create_model", opts, &rc, err, errlen)))
+		return rc;
+	return tr_build(out, t, &s, opts, err, errlen);
 }
 
 void wse_train_destroy(wse_train *t)
@@ -608,10 +819,54 @@ static void next_batch(wse_train *t)
 	}
 }
 
+/* The metrics of a call (fields the caller's size reaches). */
+static void put_metrics(struct wse_train_metrics *m, uint64_t step, float loss_sum,
+			uint32_t norm, uint32_t correct, uint64_t cycles)
+{
+	if (m && m->size >= offsetof(struct wse_train_metrics, device_cycles)) {
+		m->step = step;
+		m->loss = loss_sum / (float)norm;
+		m->correct = correct;
+		m->examples = norm;
+	}
+	if (m && m->size >= sizeof(*m))
+		m->device_cycles = cycles;
+}
+
+/* The MemoryX update with the gradients in t->g, parameter by parameter
+ * in layer order. */
+static void opt_update(wse_train *t)
+{
+	struct tr_params *p = &t->p;
+	float *bp = mx_store_data(&t->st, t->ibeta);
+	struct mx_opt_scalars sc = { .t = t->step, .beta1_pow = bp[0], .beta2_pow = bp[1] };
+
+	mx_opt_begin_step(&p->opt, &sc);
+	for (unsigned q = 0; q < 2 * p->nlayers; q++) {
+		int ip = q % 2 ? t->ib[q / 2] : t->iw[q / 2];
+
+		mx_opt_update(&p->opt, &sc, t->st.t[ip].count, mx_store_data(&t->st, ip),
+			      mx_store_data(&t->st, t->s1[q]), mx_store_data(&t->st, t->s2[q]),
+			      t->g[q]);
+	}
+	bp[0] = sc.beta1_pow;
+	bp[1] = sc.beta2_pow;
+	t->step++;
+}
+
+static int no_dataset(wse_train *t, const char *fn)
+{
+	return tr_fail(t, WSE_ERROR_NOT_SUPPORTED,
+		       "%s: this model was created without a dataset (wse_train_create_model with no data_dir): train and evaluate it with wse_train_step_batch and wse_train_eval_batch",
+		       fn);
+}
+
 int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 {
 	if (!t)
 		return WSE_ERROR_INVALID_PARAM;
+	if (!t->p.data_dir[0])
+		return no_dataset(t, "wse_train_step");
 	struct tr_params *p = &t->p;
 	struct train_ref_net net;
 	unsigned L = p->nlayers, norm = p->batch * p->micro;
@@ -643,29 +898,40 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 	}
 	if (t->fault_kill_step >= 0 && t->step + 1 == (uint64_t)t->fault_kill_step)
 		raise(SIGKILL); /* fault injection: killed mid-step */
-	/* MemoryX update, parameter by parameter in layer order */
-	float *bp = mx_store_data(&t->st, t->ibeta);
-	struct mx_opt_scalars sc = { .t = t->step, .beta1_pow = bp[0], .beta2_pow = bp[1] };
+	opt_update(t);
+	put_metrics(m, t->step, loss_sum, norm, correct, cycles);
+	return 0;
+}
 
-	mx_opt_begin_step(&p->opt, &sc);
-	for (unsigned q = 0; q < 2 * L; q++) {
-		int ip = q % 2 ? t->ib[q / 2] : t->iw[q / 2];
+/* Forward passes over n examples in batches of the batch size: labels
+ * y8, or y32 converted batch by batch (t->yb). */
+static int eval_passes(wse_train *t, const float *x, const uint8_t *y8, const int32_t *y32,
+		       uint32_t n, struct wse_train_metrics *m)
+{
+	struct train_ref_net net;
+	float loss_sum = 0.0f;
+	uint32_t correct = 0;
+	uint64_t cycles = 0;
 
-		mx_opt_update(&p->opt, &sc, t->st.t[ip].count, mx_store_data(&t->st, ip),
-			      mx_store_data(&t->st, t->s1[q]), mx_store_data(&t->st, t->s2[q]),
-			      t->g[q]);
+	ref_net(t, &net);
+	for (uint32_t e = 0; e < n; e += t->p.batch) {
+		unsigned B = n - e < t->p.batch ? n - e : t->p.batch;
+		struct train_ref_out o;
+
+		memset(&o, 0, sizeof(o));
+		if (y32)
+			for (unsigned k = 0; k < B; k++)
+				t->yb[k] = (uint8_t)y32[e + k];
+		int rc = backend_pass(t, &net, x + (size_t)e * t->p.dims[0], y32 ? t->yb : y8 + e,
+				      B, B, &o);
+
+		if (rc)
+			return rc;
+		loss_sum = loss_sum + o.loss_sum;
+		correct += o.correct;
+		cycles += o.cycles;
 	}
-	bp[0] = sc.beta1_pow;
-	bp[1] = sc.beta2_pow;
-	t->step++;
-	if (m && m->size >= offsetof(struct wse_train_metrics, device_cycles)) {
-		m->step = t->step;
-		m->loss = loss_sum / (float)norm;
-		m->correct = correct;
-		m->examples = norm;
-	}
-	if (m && m->size >= sizeof(*m))
-		m->device_cycles = cycles;
+	put_metrics(m, t->step, loss_sum, n, correct, cycles);
 	return 0;
 }
 
@@ -673,6 +939,8 @@ int wse_train_eval(wse_train *t, uint32_t max_examples, struct wse_train_metrics
 {
 	if (!t)
 		return WSE_ERROR_INVALID_PARAM;
+	if (!t->p.data_dir[0])
+		return no_dataset(t, "wse_train_eval");
 	int rc;
 
 	if (!t->test_loaded) {
@@ -685,34 +953,66 @@ int wse_train_eval(wse_train *t, uint32_t max_examples, struct wse_train_metrics
 
 	if (max_examples && max_examples < n)
 		n = max_examples;
+	return eval_passes(t, t->test.x, t->test.y, NULL, n, m);
+}
+
+/* The caller's examples: arguments checked, every label in range. */
+static int check_batch(wse_train *t, const char *fn, const float *x, const int32_t *labels,
+		       uint32_t n, uint32_t max_n)
+{
+	if (!x || !labels)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM, "%s: x or labels is NULL", fn);
+	if (n == 0)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM, "%s: no examples (n = 0)", fn);
+	if (n > max_n)
+		return tr_fail(t, WSE_ERROR_RANGE, "%s: n = %u examples, above the batch size %u",
+			       fn, n, max_n);
+	uint32_t K = t->p.dims[t->p.nlayers];
+
+	for (uint32_t e = 0; e < n; e++)
+		if (labels[e] < 0 || (uint32_t)labels[e] >= K)
+			return tr_fail(t, WSE_ERROR_RANGE,
+				       "%s: example %u has label %d; the model has %u classes (0..%u)",
+				       fn, e, (int)labels[e], K, K - 1);
+	return 0;
+}
+
+int wse_train_step_batch(wse_train *t, const float *x, const int32_t *labels, uint32_t n,
+			 struct wse_train_metrics *m)
+{
+	if (!t)
+		return WSE_ERROR_INVALID_PARAM;
+	int rc = check_batch(t, "wse_train_step_batch", x, labels, n, t->p.batch);
+
+	if (rc)
+		return rc;
 	struct train_ref_net net;
-	float loss_sum = 0.0f;
-	uint32_t correct = 0;
-	uint64_t cycles = 0;
+	struct train_ref_out o;
 
 	ref_net(t, &net);
-	for (uint32_t e = 0; e < n; e += t->p.batch) {
-		unsigned B = n - e < t->p.batch ? n - e : t->p.batch;
-		struct train_ref_out o;
-
-		memset(&o, 0, sizeof(o));
-		rc = backend_pass(t, &net, t->test.x + (size_t)e * t->test.features,
-				  t->test.y + e, B, B, &o);
-		if (rc)
-			return rc;
-		loss_sum = loss_sum + o.loss_sum;
-		correct += o.correct;
-		cycles += o.cycles;
+	memset(&o, 0, sizeof(o));
+	for (unsigned l = 0; l < t->p.nlayers; l++) {
+		o.dw[l] = t->g[2 * l];
+		o.db[l] = t->g[2 * l + 1];
 	}
-	if (m && m->size >= offsetof(struct wse_train_metrics, device_cycles)) {
-		m->step = t->step;
-		m->loss = loss_sum / (float)n;
-		m->correct = correct;
-		m->examples = n;
-	}
-	if (m && m->size >= sizeof(*m))
-		m->device_cycles = cycles;
+	for (uint32_t e = 0; e < n; e++)
+		t->yb[e] = (uint8_t)labels[e]; /* checked: < classes <= 256 */
+	rc = backend_pass(t, &net, x, t->yb, n, n, &o);
+	if (rc)
+		return rc;
+	opt_update(t);
+	put_metrics(m, t->step, o.loss_sum, n, o.correct, o.cycles);
 	return 0;
+}
+
+int wse_train_eval_batch(wse_train *t, const float *x, const int32_t *labels, uint32_t n,
+			 struct wse_train_metrics *m)
+{
+	if (!t)
+		return WSE_ERROR_INVALID_PARAM;
+	int rc = check_batch(t, "wse_train_eval_batch", x, labels, n, UINT32_MAX);
+
+	return rc ? rc : eval_passes(t, x, NULL, labels, n, m);
 }
 
 int wse_train_tensor_info(const wse_train *t, unsigned index, const char **name,
@@ -806,7 +1106,7 @@ int wse_train_load(wse_train *t, const char *path)
 	memcpy(backup, t->st.arena, bytes);
 	int rc = mx_ckpt_load(path, &t->st, &meta, t->err, sizeof(t->err));
 
-	if (rc == 0 && meta.data_pos > t->train.n) {
+	if (rc == 0 && t->perm && meta.data_pos > t->train.n) {
 		memcpy(t->st.arena, backup, bytes); /* leave the handle unchanged */
 		rc = tr_fail(t, WSE_ERROR_MALFORMED,
 			     "checkpoint %s: data position %llu beyond the %u training examples",
@@ -819,7 +1119,8 @@ int wse_train_load(wse_train *t, const char *path)
 	t->rng = meta.rng_state;
 	t->epoch = meta.data_epoch;
 	t->pos = meta.data_pos;
-	fm_epoch_order(t->train.n, t->p.shuffle, t->p.shuffle_seed, t->epoch, t->perm);
+	if (t->perm)
+		fm_epoch_order(t->train.n, t->p.shuffle, t->p.shuffle_seed, t->epoch, t->perm);
 	t->perm_epoch = t->epoch;
 	return 0;
 }

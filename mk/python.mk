@@ -1,0 +1,30 @@
+# The Python package python/wsemu: ctypes over libwsetrain.so (no compiler
+# at install time, numpy only), its pytest tests and the NumPy example.
+# Runs in a virtual environment under $(BUILD) made from Debian's python3
+# that sees Debian's numpy and pytest. docs/training.md, "Python".
+#   make test-python         pytest tests/python: host-reference backend,
+#                            and the mesh backend on wsemu-fast (sim-2x2)
+#   make run-python-example  examples/train_numpy.py
+
+DEB_PKGS += python3-venv python3-numpy python3-pytest
+PY_VENV  := $(BUILD)/pyvenv
+PY       := $(PY_VENV)/bin/python
+PY_SRCS  := $(wildcard python/wsemu/*.py)
+# The package of the tree and the library just built.
+PY_ENV    = PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$(abspath python) WSEMU_LIBWSETRAIN=$(abspath $(TR_SO)) \
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) TMPDIR=$${TMPDIR:-/tmp}
+
+$(PY_VENV)/.stamp: | deps
+	rm -rf $(PY_VENV)
+	/usr/bin/python3 -m venv --system-site-packages $(PY_VENV)
+	$(PY) -c 'import numpy, pytest'
+	touch $@
+
+.PHONY: test-python run-python-example
+test-python: $(PY_VENV)/.stamp $(PY_SRCS) $(TR_SO) $(FAST_SERVER) $(FAST_BOARD_DTBS)
+	$(PY_ENV) $(PY) -m pytest -q -rs -p no:cacheprovider tests/python
+
+run-python-example: $(PY_VENV)/.stamp $(PY_SRCS) $(TR_SO)
+	$(PY_ENV) $(PY) examples/train_numpy.py
+
+TEST_STAGES += test-python

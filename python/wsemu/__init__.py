@@ -1,0 +1,321 @@
+# SPDX-License-Identifier: Apache-2.0
+"""wsemu: train MLP classifiers with libwsetrain from NumPy.
+
+A ctypes wrapper of the training API (train/include/wsehost_train.h,
+docs/training.md, "Python"); it needs numpy and the shared library
+libwsetrain.so, found in this order:
+  - the path in the environment variable WSEMU_LIBWSETRAIN;
+  - build/train/libwsetrain.so of the source tree this package sits in;
+  - the system's library path (an installed libwsetrain).
+
+    import numpy as np, wsemu
+    t = wsemu.Trainer(layers=[7, 16, 3], optimizer="adam", lr=0.01, batch_size=32)
+    t.step(x[:32], y[:32])          # {'loss': ..., 'correct': ..., ...}
+    t.evaluate(x, y)
+
+Every failure of the library raises WseError with its code and sentence.
+"""
+
+import ctypes
+import ctypes.util
+import glob
+import os
+
+import numpy as np
+
+__all__ = ["Trainer", "WseError", "MAX_LAYERS", "MAX_WIDTH", "MAX_CLASSES"]
+
+# wsehost_train.h
+MAX_LAYERS = 8
+MAX_WIDTH = 65536
+MAX_CLASSES = 256
+
+_c_float_p = ctypes.POINTER(ctypes.c_float)
+_c_int32_p = ctypes.POINTER(ctypes.c_int32)
+
+
+class _Spec(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("num_layers", ctypes.c_uint32),
+        ("widths", ctypes.c_uint32 * (MAX_LAYERS + 1)),
+        ("optimizer", ctypes.c_char_p),
+        ("lr", ctypes.c_float),
+        ("momentum", ctypes.c_float),
+        ("beta1", ctypes.c_float),
+        ("beta2", ctypes.c_float),
+        ("eps", ctypes.c_float),
+        ("weight_decay", ctypes.c_float),
+        ("init_seed", ctypes.c_uint64),
+        ("batch_size", ctypes.c_uint32),
+        ("micro_batches", ctypes.c_uint32),
+        ("backend", ctypes.c_char_p),
+        ("device", ctypes.c_char_p),
+        ("mesh_rows", ctypes.c_uint32),
+        ("mesh_cols", ctypes.c_uint32),
+        ("timeout_ms", ctypes.c_int32),
+        ("data_dir", ctypes.c_char_p),
+        ("data_pool", ctypes.c_uint32),
+        ("data_shuffle", ctypes.c_uint32),
+        ("data_shuffle_seed", ctypes.c_uint64),
+        ("memoryx_file", ctypes.c_char_p),
+    ]
+
+
+class _Metrics(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("step", ctypes.c_uint64),
+        ("loss", ctypes.c_float),
+        ("correct", ctypes.c_uint32),
+        ("examples", ctypes.c_uint32),
+        ("device_cycles", ctypes.c_uint64),
+    ]
+
+
+class WseError(Exception):
+    """A failure of libwsetrain: code is the negative enum wse_error value,
+    name its name ("WSE_ERROR_RANGE"), message the library's sentence."""
+
+    def __init__(self, code, name, message):
+        super().__init__(f"{message} ({name}, {code})" if message else f"{name} ({code})")
+        self.code = code
+        self.name = name
+        self.message = message
+
+
+def _library_path():
+    env = os.environ.get("WSEMU_LIBWSETRAIN")
+    if env:
+        return env
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    tree = os.path.join(root, "build", "train", "libwsetrain.so")
+    if os.path.exists(tree):
+        return tree
+    found = ctypes.util.find_library("wsetrain")
+    if found:
+        return found
+    raise OSError("libwsetrain.so not found: build it (make trainlib) or set WSEMU_LIBWSETRAIN "
+                  "to its path")
+
+
+def _load():
+    path = _library_path()
+    # libwsehost, which libwsetrain needs, from the same directory or the
+    # build tree's host-lib/ when it is not on the library path
+    here = os.path.dirname(os.path.abspath(path))
+    for d in (here, os.path.join(os.path.dirname(here), "host-lib")):
+        hosts = sorted(glob.glob(os.path.join(d, "libwsehost.so.*")))
+        if hosts:
+            ctypes.CDLL(hosts[0], mode=ctypes.RTLD_GLOBAL)
+            break
+    lib = ctypes.CDLL(path)
+    sig = {
+        "wse_train_spec_init": (None, [ctypes.POINTER(_Spec)]),
+        "wse_train_create_model": (ctypes.c_int, [ctypes.POINTER(ctypes.c_void_p),
+                                                  ctypes.POINTER(_Spec), ctypes.c_void_p,
+                                                  ctypes.c_char_p, ctypes.c_size_t]),
+        "wse_train_destroy": (None, [ctypes.c_void_p]),
+        "wse_train_last_error": (ctypes.c_char_p, [ctypes.c_void_p]),
+        "wse_train_backend": (ctypes.c_char_p, [ctypes.c_void_p]),
+        "wse_train_get_step": (ctypes.c_uint64, [ctypes.c_void_p]),
+        "wse_train_step_batch": (ctypes.c_int, [ctypes.c_void_p, _c_float_p, _c_int32_p,
+                                                ctypes.c_uint32, ctypes.POINTER(_Metrics)]),
+        "wse_train_eval_batch": (ctypes.c_int, [ctypes.c_void_p, _c_float_p, _c_int32_p,
+                                                ctypes.c_uint32, ctypes.POINTER(_Metrics)]),
+        "wse_train_tensor_info": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint,
+                                                 ctypes.POINTER(ctypes.c_char_p),
+                                                 ctypes.POINTER(ctypes.c_uint),
+                                                 ctypes.POINTER(ctypes.c_uint32)]),
+        "wse_train_get_tensor": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, _c_float_p,
+                                                ctypes.c_size_t]),
+        "wse_train_set_tensor": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, _c_float_p,
+                                                ctypes.c_size_t]),
+        "wse_train_save": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]),
+        "wse_train_load": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]),
+        "wse_error_name": (ctypes.c_char_p, [ctypes.c_int]),
+    }
+    for name, (res, args) in sig.items():
+        fn = getattr(lib, name)
+        fn.restype = res
+        fn.argtypes = args
+    return lib
+
+
+_lib = None
+
+
+def _library():
+    global _lib
+    if _lib is None:
+        _lib = _load()
+    return _lib
+
+
+def _error(code, message):
+    name = _library().wse_error_name(code)
+    return WseError(code, name.decode() if name else "error", message)
+
+
+def _bytes(s):
+    return None if s is None else str(s).encode()
+
+
+class Trainer:
+    """An MLP trained by libwsetrain on the caller's arrays.
+
+    layers: widths, inputs first and classes last (2..MAX_CLASSES), at most
+    MAX_LAYERS + 1 of them. optimizer: "sgd", "adam" or "adamw"; lr,
+    momentum, beta1, beta2, eps, weight_decay as the params file's
+    optimizer.* keys (None: their defaults). batch_size bounds the examples
+    of one step. backend: "host-reference" or "mesh"; device: the mesh
+    backend's device URI (e.g. "sim:board=sim-2x2,model=fast"); mesh:
+    (rows, columns) whose summation order the host-reference backend
+    reproduces (the mesh backend takes its device's). seed: the
+    initialization's seed. Results are bit-identical to the C API and to
+    wsetrain given the same model, data and order.
+    """
+
+    def __init__(self, layers, optimizer="sgd", lr=None, momentum=None, beta1=None,
+                 beta2=None, eps=None, weight_decay=None, batch_size=32,
+                 backend="host-reference", device=None, mesh=None, seed=1, timeout_ms=None):
+        lib = _library()
+        self._t = ctypes.c_void_p()
+        layers = [int(w) for w in layers]
+        if not 2 <= len(layers) <= MAX_LAYERS + 1:
+            raise ValueError(f"layers: {len(layers)} widths; give 2..{MAX_LAYERS + 1} "
+                             "(inputs, hidden..., classes)")
+        spec = _Spec()
+        lib.wse_train_spec_init(ctypes.byref(spec))
+        spec.num_layers = len(layers) - 1
+        for k, w in enumerate(layers):
+            if not 0 <= w < 2**32:
+                raise ValueError(f"layers[{k}] = {w}: must be 1..{MAX_WIDTH}")
+            spec.widths[k] = w
+        self._keep = [_bytes(optimizer), _bytes(backend), _bytes(device)]
+        spec.optimizer, spec.backend, spec.device = self._keep
+        for key, val in (("lr", lr), ("momentum", momentum), ("beta1", beta1),
+                         ("beta2", beta2), ("eps", eps), ("weight_decay", weight_decay),
+                         ("timeout_ms", timeout_ms)):
+            if val is not None:
+                setattr(spec, key, val)
+        spec.init_seed = int(seed)
+        spec.batch_size = int(batch_size)
+        if mesh is not None:
+            spec.mesh_rows, spec.mesh_cols = (int(v) for v in mesh)
+        err = ctypes.create_string_buffer(768)
+        rc = lib.wse_train_create_model(ctypes.byref(self._t), ctypes.byref(spec), None, err,
+                                        len(err))
+        if rc < 0:
+            self._t = None
+            raise _error(rc, err.value.decode(errors="replace"))
+        self.layers = layers
+        self.batch_size = int(batch_size)
+
+    def _check(self, rc):
+        if rc < 0:
+            raise _error(rc, _library().wse_train_last_error(self._t).decode(errors="replace"))
+        return rc
+
+    def _handle(self):
+        if not self._t:
+            raise ValueError("the trainer is closed")
+        return self._t
+
+    def close(self):
+        """Release the model and its device; the trainer is unusable after."""
+        if getattr(self, "_t", None) and _lib is not None:
+            _lib.wse_train_destroy(self._t)
+            self._t = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    @property
+    def backend(self):
+        return _library().wse_train_backend(self._handle()).decode()
+
+    @property
+    def step_count(self):
+        """Optimizer steps done."""
+        return int(_library().wse_train_get_step(self._handle()))
+
+    def _arrays(self, x, y):
+        x = np.ascontiguousarray(x, dtype=np.float32)
+        if x.ndim != 2 or x.shape[1] != self.layers[0]:
+            raise ValueError(f"x has shape {x.shape}; the model takes [n, {self.layers[0]}]")
+        y = np.asarray(y)
+        if y.ndim != 1 or y.shape[0] != x.shape[0]:
+            raise ValueError(f"y has shape {y.shape}; x has {x.shape[0]} examples")
+        if y.dtype.kind not in "iu":
+            raise TypeError(f"y has dtype {y.dtype}; labels are integers")
+        if y.size and (y.min() < -2**31 or y.max() >= 2**31):
+            bad = int(np.flatnonzero((y < -2**31) | (y >= 2**31))[0])
+            raise ValueError(f"example {bad} has label {y[bad]}; the model has "
+                             f"{self.layers[-1]} classes")
+        y = np.ascontiguousarray(y, dtype=np.int32)
+        return x, y
+
+    def _run(self, fn, x, y):
+        x, y = self._arrays(x, y)
+        m = _Metrics(size=ctypes.sizeof(_Metrics))
+        self._check(fn(self._handle(), x.ctypes.data_as(_c_float_p),
+                       y.ctypes.data_as(_c_int32_p), x.shape[0], ctypes.byref(m)))
+        return {"loss": float(m.loss), "correct": int(m.correct), "examples": int(m.examples),
+                "step": int(m.step), "device_cycles": int(m.device_cycles)}
+
+    def step(self, x, y):
+        """One optimizer step on x (float32 [n, inputs], 1 <= n <= batch_size)
+        and integer labels y [n]; returns loss (mean), correct, examples,
+        step, device_cycles."""
+        return self._run(_library().wse_train_step_batch, x, y)
+
+    def evaluate(self, x, y):
+        """Mean loss and correct count on any number of examples, in
+        batches of batch_size; changes nothing."""
+        return self._run(_library().wse_train_eval_batch, x, y)
+
+    def tensors(self):
+        """{name: shape} of the weights, biases and optimizer state."""
+        out = {}
+        name = ctypes.c_char_p()
+        ndim = ctypes.c_uint()
+        dims = (ctypes.c_uint32 * 4)()
+        k = 0
+        while _library().wse_train_tensor_info(self._handle(), k, ctypes.byref(name),
+                                               ctypes.byref(ndim), dims) >= 0:
+            out[name.value.decode()] = tuple(int(d) for d in dims[:ndim.value])
+            k += 1
+        return out
+
+    def get_tensor(self, name):
+        """A copy of a tensor ("layer0.weight" [out, in], "layer0.bias",
+        "layer0.weight.adam_m", ...) as a float32 array of its shape."""
+        shape = self.tensors().get(name)
+        if shape is None:
+            # the library's NOT_FOUND with its sentence
+            self._check(_library().wse_train_get_tensor(self._handle(), _bytes(name), None, 0))
+        a = np.empty(shape, dtype=np.float32)
+        self._check(_library().wse_train_get_tensor(self._handle(), _bytes(name),
+                                                    a.ctypes.data_as(_c_float_p), a.size))
+        return a
+
+    def set_tensor(self, name, value):
+        """Overwrite a tensor with value (any array of its element count)."""
+        a = np.ascontiguousarray(value, dtype=np.float32)
+        self._check(_library().wse_train_set_tensor(self._handle(), _bytes(name),
+                                                    a.ctypes.data_as(_c_float_p), a.size))
+
+    def save(self, path):
+        """Write a checkpoint (docs/checkpoint.md)."""
+        self._check(_library().wse_train_save(self._handle(), _bytes(os.fspath(path))))
+
+    def load(self, path):
+        """Read a checkpoint of the same model; on error nothing changes."""
+        self._check(_library().wse_train_load(self._handle(), _bytes(os.fspath(path))))

@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The Python package wsemu (python/wsemu) over libwsetrain: a small model
+learns separable random data, the mesh backend on the functional model
+(wsemu-fast, WSEMU_FAST) gives the host-reference backend's bits, tensors
+come out and go in, and bad arrays and models raise WseError with the
+library's sentence."""
+
+import os
+
+import numpy as np
+import pytest
+
+import wsemu
+
+LAYERS = [7, 12, 3]
+
+
+def blobs(n, seed):
+    """n examples of 3 classes around well separated centres in 7-D."""
+    rng = np.random.default_rng(seed)
+    centres = np.array([[2, 0, 0, 1, 0, -1, 0], [0, 2, 0, -1, 1, 0, 0], [0, 0, 2, 0, -1, 1, 1]],
+                       dtype=np.float32)
+    y = rng.integers(0, 3, size=n)
+    x = centres[y] + 0.5 * rng.standard_normal((n, 7)).astype(np.float32)
+    return x.astype(np.float32), y
+
+
+def train(trainer, x, y, steps):
+    losses = []
+    bs = trainer.batch_size
+    for k in range(steps):
+        lo = (k * bs) % len(x)
+        losses.append(trainer.step(x[lo:lo + bs], y[lo:lo + bs])["loss"])
+    return losses
+
+
+def all_tensors(trainer):
+    return {name: trainer.get_tensor(name) for name in trainer.tensors()}
+
+
+def test_learns_on_host_reference():
+    x, y = blobs(320, 1)
+    xt, yt = blobs(200, 2)
+    t = wsemu.Trainer(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16, seed=5,
+                      mesh=(2, 2))
+    assert t.backend == "host-reference"
+    before = t.evaluate(xt, yt)
+    assert before["examples"] == 200
+    losses = train(t, x, y, 60)
+    after = t.evaluate(xt, yt)
+    assert t.step_count == 60
+    assert np.mean(losses[-10:]) < np.mean(losses[:10])
+    assert after["loss"] < 0.5 * before["loss"]
+    assert after["correct"] >= 180  # 90% of separable blobs
+    w = t.get_tensor("layer0.weight")
+    assert w.shape == (12, 7) and w.dtype == np.float32
+    assert t.get_tensor("layer1.bias.adam_v").shape == (3,)
+    t.close()
+
+
+def test_same_bits_as_the_c_reference_order():
+    """Two trainers of the same spec fed the same batches stay identical;
+    set_tensor and get_tensor round-trip exactly."""
+    x, y = blobs(64, 3)
+    a = wsemu.Trainer(layers=LAYERS, optimizer="sgd", lr=0.1, momentum=0.9, batch_size=16)
+    b = wsemu.Trainer(layers=LAYERS, optimizer="sgd", lr=0.1, momentum=0.9, batch_size=16)
+    train(a, x, y, 4)
+    train(b, x, y, 4)
+    ta, tb = all_tensors(a), all_tensors(b)
+    assert ta.keys() == tb.keys()
+    for name in ta:
+        assert ta[name].tobytes() == tb[name].tobytes(), name
+    w = np.arange(84, dtype=np.float32).reshape(12, 7) / 100
+    a.set_tensor("layer0.weight", w)
+    assert a.get_tensor("layer0.weight").tobytes() == w.tobytes()
+
+
+@pytest.mark.skipif(not os.environ.get("WSEMU_FAST"),
+                    reason="WSEMU_FAST (the functional model wsemu-fast) is not set")
+def test_mesh_on_fast_model_equals_host_reference():
+    x, y = blobs(96, 4)
+    kw = dict(layers=LAYERS, optimizer="adamw", lr=0.01, weight_decay=0.01, batch_size=16,
+              seed=9)
+    host = wsemu.Trainer(backend="host-reference", mesh=(2, 2), **kw)
+    with wsemu.Trainer(backend="mesh", device="sim:board=sim-2x2,model=fast", **kw) as mesh:
+        assert mesh.backend == "mesh"
+        lh = train(host, x, y, 6)
+        lm = train(mesh, x, y, 6)
+        assert np.array(lh, dtype=np.float32).tobytes() == np.array(lm, dtype=np.float32).tobytes()
+        assert lm[-1] < lm[0]
+        th, tm = all_tensors(host), all_tensors(mesh)
+        for name in th:
+            assert th[name].tobytes() == tm[name].tobytes(), name
+        eh, em = host.evaluate(x, y), mesh.evaluate(x, y)
+        assert eh["loss"] == em["loss"] and eh["correct"] == em["correct"]
+        assert em["device_cycles"] > 0
+
+
+def test_errors():
+    x, y = blobs(20, 5)
+    t = wsemu.Trainer(layers=LAYERS, batch_size=8)
+    bad = y.copy()
+    bad[3] = 3
+    with pytest.raises(wsemu.WseError) as e:
+        t.step(x[:8], bad[:8])
+    assert e.value.name == "WSE_ERROR_RANGE"
+    assert "example 3 has label 3; the model has 3 classes" in e.value.message
+    bad[3] = -2
+    with pytest.raises(wsemu.WseError, match="example 3 has label -2"):
+        t.evaluate(x, bad)
+    with pytest.raises(wsemu.WseError, match="above the batch size 8") as e:
+        t.step(x[:9], y[:9])
+    assert e.value.code < 0
+    with pytest.raises(wsemu.WseError, match="no examples"):
+        t.step(x[:0], y[:0])
+    with pytest.raises(wsemu.WseError, match="no tensor named 'nope'"):
+        t.get_tensor("nope")
+    with pytest.raises(ValueError, match=r"model takes \[n, 7\]"):
+        t.step(x[:, :6], y)
+    with pytest.raises(TypeError):
+        t.step(x[:8], y[:8].astype(np.float32))
+    assert t.step_count == 0
+    with pytest.raises(wsemu.WseError, match=r"spec.widths\[1\] = 1 classes: must be 2..256"):
+        wsemu.Trainer(layers=[7, 1])
+    with pytest.raises(wsemu.WseError, match="spec.optimizer = 'rmsprop'") as e:
+        wsemu.Trainer(layers=LAYERS, optimizer="rmsprop")
+    assert e.value.name == "WSE_ERROR_INVALID_PARAM"
+    with pytest.raises(wsemu.WseError, match="spec.lr = 0"):
+        wsemu.Trainer(layers=LAYERS, lr=0.0)
