@@ -59,6 +59,12 @@ class _Spec(ctypes.Structure):
         ("data_shuffle", ctypes.c_uint32),
         ("data_shuffle_seed", ctypes.c_uint64),
         ("memoryx_file", ctypes.c_char_p),
+        ("data_format", ctypes.c_char_p),
+        ("data_train_x", ctypes.c_char_p),
+        ("data_train_y", ctypes.c_char_p),
+        ("data_test_x", ctypes.c_char_p),
+        ("data_test_y", ctypes.c_char_p),
+        ("data_label_column", ctypes.c_uint32),
     ]
 
 
@@ -123,6 +129,9 @@ def _load():
                                                 ctypes.c_uint32, ctypes.POINTER(_Metrics)]),
         "wse_train_eval_batch": (ctypes.c_int, [ctypes.c_void_p, _c_float_p, _c_int32_p,
                                                 ctypes.c_uint32, ctypes.POINTER(_Metrics)]),
+        "wse_train_step": (ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(_Metrics)]),
+        "wse_train_eval": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint32,
+                                          ctypes.POINTER(_Metrics)]),
         "wse_train_tensor_info": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint,
                                                  ctypes.POINTER(ctypes.c_char_p),
                                                  ctypes.POINTER(ctypes.c_uint),
@@ -172,13 +181,19 @@ class Trainer:
     backend's device URI (e.g. "sim:board=sim-2x2,model=fast"); mesh:
     (rows, columns) whose summation order the host-reference backend
     reproduces (the mesh backend takes its device's). seed: the
-    initialization's seed. Results are bit-identical to the C API and to
+    initialization's seed. data: a dataset in files the library reads
+    (docs/training.md, "Data"), a dict of the params file's data.* keys
+    without "data.": format ("idx", "npy", "csv"), train_x, train_y,
+    test_x, test_y, label_column (an integer or "last"), shuffle,
+    shuffle_seed; train on it with step_data() and evaluate with
+    evaluate_data(). Results are bit-identical to the C API and to
     wsetrain given the same model, data and order.
     """
 
     def __init__(self, layers, optimizer="sgd", lr=None, momentum=None, beta1=None,
                  beta2=None, eps=None, weight_decay=None, batch_size=32,
-                 backend="host-reference", device=None, mesh=None, seed=1, timeout_ms=None):
+                 backend="host-reference", device=None, mesh=None, seed=1, timeout_ms=None,
+                 data=None):
         lib = _library()
         self._t = ctypes.c_void_p()
         layers = [int(w) for w in layers]
@@ -203,6 +218,7 @@ class Trainer:
         spec.batch_size = int(batch_size)
         if mesh is not None:
             spec.mesh_rows, spec.mesh_cols = (int(v) for v in mesh)
+        self._data_spec(spec, data)
         err = ctypes.create_string_buffer(768)
         rc = lib.wse_train_create_model(ctypes.byref(self._t), ctypes.byref(spec), None, err,
                                         len(err))
@@ -211,6 +227,24 @@ class Trainer:
             raise _error(rc, err.value.decode(errors="replace"))
         self.layers = layers
         self.batch_size = int(batch_size)
+
+    _DATA_PATHS = ("format", "train_x", "train_y", "test_x", "test_y")
+
+    def _data_spec(self, spec, data):
+        data = dict(data or {})
+        unknown = set(data) - set(self._DATA_PATHS) - {"label_column", "shuffle",
+                                                        "shuffle_seed"}
+        if unknown:
+            raise ValueError(f"data: unknown keys {sorted(unknown)}")
+        for key in self._DATA_PATHS:
+            if data.get(key) is not None:
+                v = data[key] if key == "format" else os.fspath(data[key])
+                self._keep.append(_bytes(v))
+                setattr(spec, "data_" + key, self._keep[-1])
+        col = data.get("label_column", 0)
+        spec.data_label_column = 0xFFFFFFFF if col == "last" else int(col)
+        spec.data_shuffle = int(data.get("shuffle", 0))
+        spec.data_shuffle_seed = int(data.get("shuffle_seed", 1))
 
     def _check(self, rc):
         if rc < 0:
@@ -267,8 +301,7 @@ class Trainer:
         m = _Metrics(size=ctypes.sizeof(_Metrics))
         self._check(fn(self._handle(), x.ctypes.data_as(_c_float_p),
                        y.ctypes.data_as(_c_int32_p), x.shape[0], ctypes.byref(m)))
-        return {"loss": float(m.loss), "correct": int(m.correct), "examples": int(m.examples),
-                "step": int(m.step), "device_cycles": int(m.device_cycles)}
+        return self._metrics(m)
 
     def step(self, x, y):
         """One optimizer step on x (float32 [n, inputs], 1 <= n <= batch_size)
@@ -280,6 +313,26 @@ class Trainer:
         """Mean loss and correct count on any number of examples, in
         batches of batch_size; changes nothing."""
         return self._run(_library().wse_train_eval_batch, x, y)
+
+    @staticmethod
+    def _metrics(m):
+        return {"loss": float(m.loss), "correct": int(m.correct), "examples": int(m.examples),
+                "step": int(m.step), "device_cycles": int(m.device_cycles)}
+
+    def step_data(self):
+        """One optimizer step on the next batch of the data= training split;
+        returns the metrics of step()."""
+        m = _Metrics(size=ctypes.sizeof(_Metrics))
+        self._check(_library().wse_train_step(self._handle(), ctypes.byref(m)))
+        return self._metrics(m)
+
+    def evaluate_data(self, max_examples=0):
+        """Loss and correct count on the data= test split (its first
+        max_examples; 0: all)."""
+        m = _Metrics(size=ctypes.sizeof(_Metrics))
+        self._check(_library().wse_train_eval(self._handle(), int(max_examples),
+                                              ctypes.byref(m)))
+        return self._metrics(m)
 
     def tensors(self):
         """{name: shape} of the weights, biases and optimizer state."""

@@ -2,8 +2,9 @@
 """The Python package wsemu (python/wsemu) over libwsetrain: a small model
 learns separable random data, the mesh backend on the functional model
 (wsemu-fast, WSEMU_FAST) gives the host-reference backend's bits, tensors
-come out and go in, and bad arrays and models raise WseError with the
-library's sentence."""
+come out and go in, bad arrays and models raise WseError with the
+library's sentence, and files written by numpy.save train as the same
+arrays do."""
 
 import os
 
@@ -127,3 +128,56 @@ def test_errors():
     assert e.value.name == "WSE_ERROR_INVALID_PARAM"
     with pytest.raises(wsemu.WseError, match="spec.lr = 0"):
         wsemu.Trainer(layers=LAYERS, lr=0.0)
+
+
+@pytest.mark.parametrize("xdtype,ydtype", [(np.float32, np.int64), (np.uint8, np.int32),
+                                           (np.float32, np.uint8)])
+def test_npy_files_from_numpy(tmp_path, xdtype, ydtype):
+    """numpy.save's files (shapes of any rank after the first) load as the
+    arrays they hold: the model trained from them equals one fed the same
+    batches by step()."""
+    x, y = blobs(64, 6)
+    if xdtype == np.uint8:
+        x = np.clip(x * 40 + 128, 0, 255).astype(np.uint8)
+        xf = x.astype(np.float32) / np.float32(255)
+    else:
+        xf = x
+    np.save(tmp_path / "x.npy", x.reshape(64, 7, 1))
+    np.save(tmp_path / "y.npy", y.astype(ydtype))
+    data = dict(format="npy", train_x=tmp_path / "x.npy", train_y=tmp_path / "y.npy",
+                test_x=tmp_path / "x.npy", test_y=tmp_path / "y.npy")
+    kw = dict(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16)
+    a = wsemu.Trainer(data=data, **kw)
+    b = wsemu.Trainer(**kw)
+    for k in range(8):
+        ma = a.step_data()
+        lo = (k * 16) % 64
+        mb = b.step(xf[lo:lo + 16], y[lo:lo + 16])
+        assert ma["loss"] == mb["loss"]
+    for name, w in all_tensors(a).items():
+        assert w.tobytes() == b.get_tensor(name).tobytes(), name
+    ea, eb = a.evaluate_data(), b.evaluate(xf, y)
+    assert ea["examples"] == 64 and ea["loss"] == eb["loss"]
+
+
+def test_npy_file_errors(tmp_path):
+    x, y = blobs(32, 7)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "x64.npy", x.astype(np.float64))
+    np.save(tmp_path / "xf.npy", np.asfortranarray(x))
+    np.save(tmp_path / "y.npy", y)
+    np.save(tmp_path / "y31.npy", y[:31])
+
+    def make(xname, yname):
+        wsemu.Trainer(layers=LAYERS, data=dict(format="npy", train_x=tmp_path / xname,
+                                               train_y=tmp_path / yname))
+    with pytest.raises(wsemu.WseError, match=r"x64.npy: offset \d+: wrong dtype '<f8'"):
+        make("x64.npy", "y.npy")
+    with pytest.raises(wsemu.WseError, match=r"xf.npy: offset \d+: Fortran order"):
+        make("xf.npy", "y.npy")
+    with pytest.raises(wsemu.WseError, match="shape mismatch: .*x.npy has 32 examples"):
+        make("x.npy", "y31.npy")
+    with pytest.raises(wsemu.WseError, match=r"x.npy: offset \d+: wrong dtype '<f4'"):
+        make("x.npy", "x.npy")
+    with pytest.raises(ValueError, match="unknown keys"):
+        wsemu.Trainer(layers=LAYERS, data=dict(fmt="npy"))

@@ -16,19 +16,13 @@ static char dir[512];
 static int setup(void **state)
 {
 	(void)state;
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(dir, sizeof(dir), "%s/fmtest.XXXXXX", tmp ? tmp : "/tmp");
-	return mkdtemp(dir) ? 0 : -1;
+	return tr_tmpdir(dir, sizeof(dir), "fmtest");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tr_rmdir(dir);
 }
 
 static const char *fm_dir(void)

@@ -20,19 +20,13 @@ static char dir[512];
 static int setup(void **state)
 {
 	(void)state;
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(dir, sizeof(dir), "%s/mxtest.XXXXXX", tmp ? tmp : "/tmp");
-	return mkdtemp(dir) ? 0 : -1;
+	return tr_tmpdir(dir, sizeof(dir), "mxtest");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tr_rmdir(dir);
 }
 
 static void fill(float *p, size_t n, uint64_t *s, float lo, float hi)

@@ -2,7 +2,8 @@
 # wsetrain on the host-reference backend: bad inputs give clear errors, a
 # short run reduces the loss, and runs killed (SIGKILL) during training and
 # during a checkpoint write resume to the same final checkpoint, byte for
-# byte, as an uninterrupted run.
+# byte, as an uninterrupted run. A model on .npy files trains, and bad
+# files are refused with the file, offset and problem named.
 # Environment: WSETRAIN (the binary), TR_FM_DIR (dataset), WORK (scratch).
 set -u
 W=${WORK:?}
@@ -94,6 +95,59 @@ cp "$W/a/model.ckpt" "$W/ck-good"
 mkdir -p "$W/d"; head -c 3000 "$W/a/model.ckpt" > "$W/d/model.ckpt"
 expect 1 "truncated" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/d" --num-steps $((N + 5))
 [ "$(stat -c %s "$W/d/model.ckpt")" -eq 3000 ] || fail "corrupt checkpoint was overwritten"
+
+echo "--- a model on .npy files (data.format = npy)"
+# uint8 inputs [240, 16] and int64 labels: the class counts the first two
+# inputs above 127; files as numpy.save writes them (version 1.0 header)
+python3 - "$W" <<'EOPY' || fail "writing .npy files"
+import struct, sys
+w = sys.argv[1]
+def npy(name, descr, shape, data):
+    d = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    d += " " * (63 - (10 + len(d)) % 64) + "\n"
+    with open(w + "/" + name, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(d)) + d.encode() + data)
+s, x, y = 7, [], []
+for e in range(240):
+    row = []
+    for k in range(16):
+        s = (s * 1103515245 + 12345) % 2**31
+        row.append(s >> 23)
+    x += row
+    y.append((row[0] > 127) + (row[1] > 127))
+npy("x.npy", "|u1", "(240, 16)", bytes(x))
+npy("y.npy", "<i8", "(240,)", struct.pack("<240q", *y))
+npy("y5.npy", "<i8", "(240,)", struct.pack("<240q", *(y[:100] + [5] + y[101:])))
+npy("xt.npy", "|u1", "(240, 16)", bytes(x[:1000]))
+EOPY
+cat > "$W/npy.params" <<EOP
+model.layers = 16, 24, 3
+data.format = npy
+data.train_x = $W/x.npy
+data.train_y = $W/y.npy
+data.test_x = $W/x.npy
+data.test_y = $W/y.npy
+data.shuffle = 1
+train.batch_size = 16
+optimizer.name = adam
+optimizer.lr = 0.01
+run.eval_examples = 0
+EOP
+"$WSETRAIN" --params "$W/npy.params" --model-dir "$W/n" --num-steps 150 2> "$W/n.err" || { fail "npy run"; cat "$W/n.err"; }
+tail -1 "$W/n.err"
+first=$(awk -F, 'NR>1 && NR<=11 {s+=$2} END {printf "%.4f", s/10}' "$W/n/metrics.csv")
+last=$(awk -F, 'NR>1 {l[NR]=$2} END {for (k=NR-9;k<=NR;k++) s+=l[k]; printf "%.4f", s/10}' "$W/n/metrics.csv")
+echo "npy: mean loss of steps 1-10: $first, of the last 10 steps: $last"
+awk -v a="$first" -v b="$last" 'BEGIN {exit !(b < a - 0.3)}' || fail "npy: loss did not fall by 0.3"
+"$WSETRAIN" --params "$W/npy.params" --model-dir "$W/n" --mode eval > "$W/n.eval" 2>&1 || fail "npy eval"
+cat "$W/n.eval"
+grep -q "eval: step 150, 240 test examples" "$W/n.eval" || fail "npy eval output"
+sed "s|^data.train_y = .*|data.train_y = $W/y5.npy|" "$W/npy.params" > "$W/npy5.params"
+expect 1 "y5.npy: offset 928: label 5 of example 100 outside 0..2" "$WSETRAIN" --params "$W/npy5.params" --model-dir "$W/x" --num-steps 5
+sed "s|^data.train_x = .*|data.train_x = $W/xt.npy|" "$W/npy.params" > "$W/npyt.params"
+expect 1 "xt.npy: offset 1128: truncated: 1000 data bytes, the shape needs 3840" "$WSETRAIN" --params "$W/npyt.params" --model-dir "$W/x" --num-steps 5
+sed "s|^model.layers = .*|model.layers = 17, 24, 3|" "$W/npy.params" > "$W/npyw.params"
+expect 1 "x.npy: examples have 16 inputs, but the model's input width (model.layers' first) is 17" "$WSETRAIN" --params "$W/npyw.params" --model-dir "$W/x" --num-steps 5
 
 if [ $fails -ne 0 ]; then echo "test_wsetrain: $fails failure(s)"; exit 1; fi
 echo "test_wsetrain: all passed"

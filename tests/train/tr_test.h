@@ -25,4 +25,23 @@ static inline float tr_uniform(uint64_t *s, float lo, float hi)
 {
 	return lo + (hi - lo) * ((float)(tr_rng(s) >> 40) / 16777216.0f);
 }
+
+/* A new directory $TMPDIR/prefix.XXXXXX (TMPDIR unset: /tmp) into dir;
+ * 0 or -1, as cmocka's setup wants. */
+static inline int tr_tmpdir(char *dir, size_t size, const char *prefix)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(dir, size, "%s/%s.XXXXXX", tmp ? tmp : "/tmp", prefix);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+/* Remove dir and all in it; 0 or -1. */
+static inline int tr_rmdir(const char *dir)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
 #endif

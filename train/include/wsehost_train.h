@@ -5,8 +5,8 @@
  *
  * A training handle is created from a params file (docs/training.md,
  * "Params file") or from a struct wse_train_spec; it owns the model's
- * weights and optimizer state in MemoryX, reads Fashion-MNIST or takes the
- * caller's arrays, runs steps and evaluations on a backend, and saves and
+ * weights and optimizer state in MemoryX, reads Fashion-MNIST or the
+ * caller's IDX, .npy or CSV files or takes the caller's arrays, runs steps and evaluations on a backend, and saves and
  * loads checkpoints (docs/checkpoint.md).
  *
  * Backends (params key runtime.backend): "host-reference" runs the C
@@ -92,7 +92,22 @@ struct wse_train_spec {
 	uint32_t data_shuffle;
 	uint64_t data_shuffle_seed;
 	const char *memoryx_file; /* runtime.memoryx_file (NULL: in memory) */
+	/* The caller's dataset files instead of data_dir (docs/training.md,
+	 * "Data"): data.format "idx", "npy" or "csv" (NULL or "fmnist":
+	 * Fashion-MNIST from data_dir); data.train_x and .train_y (the training
+	 * split, required), .test_x and .test_y (the test split, optional). A
+	 * CSV file holds inputs and labels: give only the _x paths, the label
+	 * in column data.label_column (from 0; WSE_TRAIN_LAST_COLUMN: the
+	 * last). The files must have widths[0] inputs per example and labels
+	 * below the class count. */
+	const char *data_format;
+	const char *data_train_x, *data_train_y;
+	const char *data_test_x, *data_test_y;
+	uint32_t data_label_column;
 };
+
+/* data.label_column = last */
+#define WSE_TRAIN_LAST_COLUMN 0xffffffffu
 
 /* Fill spec with the params file's defaults (no layers, no dataset) and
  * set spec->size. */
@@ -104,6 +119,9 @@ WSE_API void wse_train_spec_init(struct wse_train_spec *spec);
  *                            model that does not match the dataset
  *   WSE_ERROR_NOT_FOUND      the file, the dataset or the device is missing
  *   WSE_ERROR_IO             the file cannot be read
+ *   WSE_ERROR_MALFORMED, TRUNCATED, BAD_MAGIC, VERSION
+ *                            a bad dataset file (err names the file, the
+ *                            byte offset or line and the problem)
  *   WSE_ERROR_NOT_SUPPORTED  num_devices > 1, or the model or the device
  *                            does not fit the backend
  *   WSE_ERROR_NO_MEM         memory ran out
@@ -112,7 +130,8 @@ WSE_API int wse_train_create(wse_train **t, const char *params_file,
 			     const struct wse_train_opts *opts, char *err,
 			     size_t errlen);
 /* Create from a spec (the same model, weights and steps as the params file
- * that says the same). Without spec->data_dir the handle has no dataset:
+ * that says the same). Without spec->data_dir (or data_train_x with
+ * another data_format) the handle has no dataset:
  * wse_train_step and wse_train_eval return WSE_ERROR_NOT_SUPPORTED and
  * training goes through wse_train_step_batch and wse_train_eval_batch. On
  * failure *t is NULL and err names the field and the problem. Errors: those
@@ -135,7 +154,8 @@ WSE_API const char *wse_train_backend(const wse_train *t);
  * dataset), and the backend's. */
 WSE_API int wse_train_step(wse_train *t, struct wse_train_metrics *m);
 /* Evaluate on the first max_examples test examples (0 = all). Errors: as
- * wse_train_step, and the test split's (NOT_FOUND, MALFORMED, IO). */
+ * wse_train_step, and the test split's (NOT_FOUND, MALFORMED, IO, ...;
+ * NOT_FOUND when data.test_x is not given). */
 WSE_API int wse_train_eval(wse_train *t, uint32_t max_examples,
 			   struct wse_train_metrics *m);
 /*

@@ -11,10 +11,7 @@
 
 #include "wsehost.h"
 
-static int fm_fail(char *err, size_t errlen, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fm_fail(char *err, size_t errlen, int code, const char *fmt, ...)
+int fm_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 {
 	if (err && errlen) {
 		va_list ap;
@@ -31,53 +28,73 @@ static uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Read a whole gzip file; exactly `want` bytes must follow the header of
- * hdr_bytes, nothing more. */
-static int read_idx(const char *path, uint32_t magic, unsigned ndims,
-		    uint32_t *dims, uint8_t **data, size_t max_bytes, char *err,
-		    size_t errlen)
+int fm_read_idx(const char *path, uint32_t magic, struct fm_idx *out, size_t max_bytes,
+		char *err, size_t errlen)
 {
 	gzFile g = gzopen(path, "rb");
-	uint8_t hdr[16];
+	uint8_t hdr[4 + 4 * FM_IDX_MAX_DIMS];
 	int rc;
 
-	*data = NULL;
+	memset(out, 0, sizeof(*out));
 	if (!g)
 		return fm_fail(err, errlen, WSE_ERROR_NOT_FOUND,
-			       "dataset file %s: cannot open: %s (install Debian's dataset-fashion-mnist or set data.dir)",
-			       path, errno ? strerror(errno) : "no memory");
-	unsigned hb = 4 + 4 * ndims;
-	int k = gzread(g, hdr, hb);
+			       "dataset file %s: cannot open: %s%s", path,
+			       errno ? strerror(errno) : "no memory",
+			       magic ? " (install Debian's dataset-fashion-mnist or set data.dir)" : "");
+	int k = gzread(g, hdr, 4);
+	int zerr;
+	const char *m;
 
-	if (k != (int)hb) {
-		int zerr;
-		const char *m = gzerror(g, &zerr);
-
+	if (k != 4) {
+		m = gzerror(g, &zerr);
 		rc = fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
-			     "dataset file %s: truncated or not gzip IDX (header: %s)", path,
-			     zerr ? m : "end of file");
+			     "dataset file %s: offset %d: truncated or not gzip IDX (header: %s)", path,
+			     k > 0 ? k : 0, zerr ? m : "end of file");
 		goto out;
 	}
-	if (be32(hdr) != magic) {
+	uint32_t got_magic = be32(hdr);
+
+	out->type = hdr[2];
+	out->ndim = hdr[3];
+	if (magic && got_magic != magic) {
 		rc = fm_fail(err, errlen, WSE_ERROR_BAD_MAGIC,
 			     "dataset file %s: IDX magic 0x%08x, expected 0x%08x", path,
-			     be32(hdr), magic);
+			     got_magic, magic);
 		goto out;
 	}
-	size_t want = 1;
+	if (hdr[0] || hdr[1] || (out->type != FM_IDX_UBYTE && out->type != FM_IDX_FLOAT) ||
+	    out->ndim < 1 || out->ndim > FM_IDX_MAX_DIMS) {
+		rc = fm_fail(err, errlen, WSE_ERROR_BAD_MAGIC,
+			     "dataset file %s: offset 0: IDX magic 0x%08x: not IDX data of type ubyte (0x08) or float32 (0x0d) with 1..%u dimensions",
+			     path, got_magic, FM_IDX_MAX_DIMS);
+		goto out;
+	}
+	unsigned hb = 4 + 4 * out->ndim;
 
-	for (unsigned d = 0; d < ndims; d++) {
-		dims[d] = be32(hdr + 4 + 4 * d);
-		if (dims[d] == 0 || want > max_bytes / dims[d]) {
+	k = gzread(g, hdr + 4, hb - 4);
+	if (k != (int)hb - 4) {
+		m = gzerror(g, &zerr);
+		rc = fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
+			     "dataset file %s: offset %d: truncated or not gzip IDX (header: %s)", path,
+			     4 + (k > 0 ? k : 0), zerr ? m : "end of file");
+		goto out;
+	}
+	size_t esize = out->type == FM_IDX_FLOAT ? 4 : 1, want = esize;
+
+	out->count = 1;
+	for (unsigned d = 0; d < out->ndim; d++) {
+		out->dims[d] = be32(hdr + 4 + 4 * d);
+		if (out->dims[d] == 0 || want > max_bytes / out->dims[d]) {
 			rc = fm_fail(err, errlen, WSE_ERROR_MALFORMED,
-				     "dataset file %s: dimension %u = %u out of range", path, d,
-				     dims[d]);
+				     "dataset file %s: offset %u: dimension %u = %u out of range", path,
+				     4 + 4 * d, d, out->dims[d]);
 			goto out;
 		}
-		want *= dims[d];
+		want *= out->dims[d];
+		out->count *= out->dims[d];
 	}
-	*data = malloc(want + 1);
-	if (!*data) {
+	out->data = malloc(want + 1);
+	if (!out->data) {
 		rc = fm_fail(err, errlen, WSE_ERROR_NO_MEM, "dataset file %s: no memory", path);
 		goto out;
 	}
@@ -88,47 +105,53 @@ static int read_idx(const char *path, uint32_t magic, unsigned ndims,
 
 		if (chunk > (1u << 30))
 			chunk = 1u << 30;
-		k = gzread(g, *data + got, (unsigned)chunk);
+		k = gzread(g, out->data + got, (unsigned)chunk);
 		if (k <= 0)
 			break;
 		got += (size_t)k;
 	}
-	int zerr = 0;
-	const char *m = gzerror(g, &zerr);
-
+	zerr = 0;
+	m = gzerror(g, &zerr);
 	if (zerr != Z_OK && zerr != Z_STREAM_END) {
 		rc = fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
-			     "dataset file %s: corrupt or truncated gzip data: %s", path, m);
+			     "dataset file %s: offset %zu: corrupt or truncated gzip data: %s", path,
+			     hb + got, m);
 		goto out;
 	}
 	if (got < want) {
 		rc = fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
-			     "dataset file %s: %zu data bytes, the IDX header says %zu", path,
-			     got, want);
+			     "dataset file %s: offset %zu: truncated: %zu data bytes, the IDX header says %zu",
+			     path, hb + got, got, want);
 		goto out;
 	}
 	if (got > want) {
 		rc = fm_fail(err, errlen, WSE_ERROR_MALFORMED,
-			     "dataset file %s: more data than the %zu bytes the IDX header says",
-			     path, want);
+			     "dataset file %s: offset %zu: more data than the %zu bytes the IDX header says",
+			     path, hb + want, want);
 		goto out;
 	}
+	out->data_offset = hb;
 	rc = 0;
 out:
 	gzclose(g);
-	if (rc) {
-		free(*data);
-		*data = NULL;
-	}
+	if (rc)
+		fm_idx_free(out);
 	return rc;
+}
+
+void fm_idx_free(struct fm_idx *x)
+{
+	free(x->data);
+	memset(x, 0, sizeof(*x));
 }
 
 int fm_load(const char *dir, int train, unsigned pool, struct fm_data *out,
 	    char *err, size_t errlen)
 {
 	char ip[4096], lp[4096];
-	uint32_t idim[3], ldim[1];
-	uint8_t *img = NULL, *lab = NULL;
+	struct fm_idx ix, lx;
+	uint32_t *idim = ix.dims, *ldim = lx.dims;
+	uint8_t *img, *lab;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -139,10 +162,13 @@ int fm_load(const char *dir, int train, unsigned pool, struct fm_data *out,
 
 	snprintf(ip, sizeof(ip), "%s/%s-images-idx3-ubyte.gz", dir, pre);
 	snprintf(lp, sizeof(lp), "%s/%s-labels-idx1-ubyte.gz", dir, pre);
-	rc = read_idx(ip, 0x00000803u, 3, idim, &img, (size_t)1 << 31, err, errlen);
+	memset(&lx, 0, sizeof(lx));
+	rc = fm_read_idx(ip, 0x00000803u, &ix, (size_t)1 << 31, err, errlen);
 	if (rc)
 		return rc;
-	rc = read_idx(lp, 0x00000801u, 1, ldim, &lab, (size_t)1 << 31, err, errlen);
+	img = ix.data;
+	rc = fm_read_idx(lp, 0x00000801u, &lx, (size_t)1 << 31, err, errlen);
+	lab = lx.data;
 	if (rc)
 		goto out;
 	if (idim[1] != 28 || idim[2] != 28) {
@@ -191,11 +217,11 @@ int fm_load(const char *dir, int train, unsigned pool, struct fm_data *out,
 	out->n = n;
 	out->features = nf;
 	out->y = lab;
-	lab = NULL;
+	lx.data = NULL;
 	rc = 0;
 out:
-	free(img);
-	free(lab);
+	fm_idx_free(&ix);
+	fm_idx_free(&lx);
 	if (rc)
 		fm_free(out);
 	return rc;

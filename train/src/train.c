@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "dataset.h"
 #include "fmnist.h"
 #include "memoryx.h"
 #include "train_backend.h"
@@ -33,6 +34,10 @@ struct tr_params {
 	unsigned dims[TRAIN_REF_MAX_LAYERS + 1];
 	uint64_t init_seed;
 	char data_dir[1024];
+	enum ds_format format;
+	char train_x[1024], train_y[1024], test_x[1024], test_y[1024];
+	uint32_t label_column;
+	int has_data;           /* a training split: data_dir or train_x */
 	unsigned pool;
 	int shuffle;
 	uint64_t shuffle_seed;
@@ -275,6 +280,29 @@ static const char *params_set(struct wse_train_spec *s, const char *k, const cha
 		if (!*v || strlen(v) >= sizeof(((struct tr_params *)0)->data_dir))
 			return "must be a directory path";
 		s->data_dir = v;
+	} else if (!strcmp(k, "data.format")) {
+		enum ds_format f;
+
+		if (ds_format_parse(v, &f))
+			return "must be fmnist, idx, npy or csv";
+		s->data_format = v;
+	} else if (!strcmp(k, "data.train_x") || !strcmp(k, "data.train_y") ||
+		   !strcmp(k, "data.test_x") || !strcmp(k, "data.test_y")) {
+		const char **f = !strcmp(k, "data.train_x") ? &s->data_train_x
+				 : !strcmp(k, "data.train_y") ? &s->data_train_y
+				 : !strcmp(k, "data.test_x")  ? &s->data_test_x
+							      : &s->data_test_y;
+
+		if (!*v)
+			return "must be a file path";
+		*f = v;
+	} else if (!strcmp(k, "data.label_column")) {
+		if (!strcmp(v, "last"))
+			s->data_label_column = WSE_TRAIN_LAST_COLUMN;
+		else if (parse_u64(v, 0, 65536, &u))
+			return "must be a column number from 0, or last";
+		else
+			s->data_label_column = (uint32_t)u;
 	} else if (!strcmp(k, "optimizer.name")) {
 		if (!strcmp(v, "sgd") || !strcmp(v, "adam") || !strcmp(v, "adamw"))
 			s->optimizer = v;
@@ -377,6 +405,19 @@ static int params_load(wse_train *t, const char *path, struct wse_train_spec *s)
 		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
 			       "params %s: model.layers is missing (e.g. model.layers = 196, 64, 10)",
 			       path);
+	if (s->data_format && strcmp(s->data_format, "fmnist")) {
+		/* the caller's files: checked against the model when read */
+		if (wse_train_get_param(t, "data.dir"))
+			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+				       "params %s: data.dir is for data.format = fmnist; data.format = %s reads data.train_x, data.train_y, data.test_x, data.test_y",
+				       path, s->data_format);
+		s->data_dir = NULL;
+		return 0;
+	}
+	if (s->data_train_x || s->data_train_y || s->data_test_x || s->data_test_y)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "params %s: data.train_x, data.train_y, data.test_x, data.test_y: only with data.format idx, npy or csv",
+			       path);
 	unsigned nf = (28 / s->data_pool) * (28 / s->data_pool);
 
 	if (s->widths[0] != nf)
@@ -400,6 +441,45 @@ static int spec_str(wse_train *t, const char *field, const char *v, const char *
 		return tr_fail(t, WSE_ERROR_INVALID_PARAM, "spec.%s: longer than %zu bytes",
 			       field, size - 1);
 	snprintf(buf, size, "%s", v);
+	return 0;
+}
+
+/* The dataset fields of a spec resolved in t->p (format and paths): which
+ * are needed and which must be absent for the format. */
+static int spec_files(wse_train *t, const struct wse_train_spec *s)
+{
+	struct tr_params *p = &t->p;
+
+	if (p->format == DS_FMNIST) {
+		if (p->train_x[0] || p->train_y[0] || p->test_x[0] || p->test_y[0])
+			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+				       "spec.data_train_x, data_train_y, data_test_x, data_test_y (data.train_x, ...): only with data_format (data.format) idx, npy or csv");
+		return 0;
+	}
+	const char *fmt = s->data_format;
+
+	if (p->data_dir[0])
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.data_dir (data.dir): only with data_format (data.format) fmnist, not %s",
+			       fmt);
+	if (s->data_pool != 1)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.data_pool (data.pool) = %u: pooling is for data_format fmnist, not %s",
+			       s->data_pool, fmt);
+	if (!p->train_x[0])
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.data_train_x (data.train_x): required with data_format (data.format) %s",
+			       fmt);
+	if (p->format == DS_CSV) {
+		if (p->train_y[0] || p->test_y[0])
+			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+				       "spec.data_train_y, data_test_y (data.train_y, data.test_y): not with data_format (data.format) csv, whose files hold the label in column data_label_column (data.label_column)");
+		return 0;
+	}
+	if (!p->train_y[0] || !p->test_x[0] != !p->test_y[0])
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.data_train_y, data_test_y (data.train_y, data.test_y): data_format (data.format) %s needs a labels file for each inputs file",
+			       fmt);
 	return 0;
 }
 
@@ -459,6 +539,19 @@ static int spec_apply(wse_train *t, const struct wse_train_spec *s)
 	    (rc = spec_str(t, "memoryx_file", s->memoryx_file, "", p->memoryx_file,
 			   sizeof(p->memoryx_file))))
 		return rc;
+	if (ds_format_parse(s->data_format, &p->format))
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.data_format = '%s': must be fmnist, idx, npy or csv",
+			       s->data_format);
+	if ((rc = spec_str(t, "data_train_x", s->data_train_x, "", p->train_x, sizeof(p->train_x))) ||
+	    (rc = spec_str(t, "data_train_y", s->data_train_y, "", p->train_y, sizeof(p->train_y))) ||
+	    (rc = spec_str(t, "data_test_x", s->data_test_x, "", p->test_x, sizeof(p->test_x))) ||
+	    (rc = spec_str(t, "data_test_y", s->data_test_y, "", p->test_y, sizeof(p->test_y))))
+		return rc;
+	if ((rc = spec_files(t, s)))
+		return rc;
+	p->label_column = s->data_label_column;
+	p->has_data = p->data_dir[0] || p->train_x[0];
 	if (p->data_dir[0]) {
 		unsigned nf = (28 / s->data_pool) * (28 / s->data_pool);
 
@@ -615,8 +708,11 @@ static int tr_build(wse_train **out, wse_train *t, const struct wse_train_spec *
 
 	bp[0] = bp[1] = 1.0f;
 	/* data */
-	if (p->data_dir[0]) {
-		rc = fm_load(p->data_dir, 1, p->pool, &t->train, t->err, sizeof(t->err));
+	if (p->has_data) {
+		rc = p->data_dir[0]
+			     ? fm_load(p->data_dir, 1, p->pool, &t->train, t->err, sizeof(t->err))
+			     : ds_load(p->format, p->train_x, p->train_y, p->label_column, p->dims[0],
+				       p->dims[p->nlayers], &t->train, t->err, sizeof(t->err));
 		if (rc)
 			goto fail;
 		t->perm = malloc((size_t)t->train.n * sizeof(uint32_t));
@@ -857,7 +953,7 @@ static void opt_update(wse_train *t)
 static int no_dataset(wse_train *t, const char *fn)
 {
 	return tr_fail(t, WSE_ERROR_NOT_SUPPORTED,
-		       "%s: this model was created without a dataset (wse_train_create_model with no data_dir): train and evaluate it with wse_train_step_batch and wse_train_eval_batch",
+		       "%s: this model was created without a dataset (wse_train_create_model with no data_dir nor data_train_x): train and evaluate it with wse_train_step_batch and wse_train_eval_batch",
 		       fn);
 }
 
@@ -865,7 +961,7 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 {
 	if (!t)
 		return WSE_ERROR_INVALID_PARAM;
-	if (!t->p.data_dir[0])
+	if (!t->p.has_data)
 		return no_dataset(t, "wse_train_step");
 	struct tr_params *p = &t->p;
 	struct train_ref_net net;
@@ -939,12 +1035,20 @@ int wse_train_eval(wse_train *t, uint32_t max_examples, struct wse_train_metrics
 {
 	if (!t)
 		return WSE_ERROR_INVALID_PARAM;
-	if (!t->p.data_dir[0])
+	if (!t->p.has_data)
 		return no_dataset(t, "wse_train_eval");
 	int rc;
 
 	if (!t->test_loaded) {
-		rc = fm_load(t->p.data_dir, 0, t->p.pool, &t->test, t->err, sizeof(t->err));
+		const struct tr_params *p = &t->p;
+
+		if (!p->data_dir[0] && !p->test_x[0])
+			return tr_fail(t, WSE_ERROR_NOT_FOUND,
+				       "wse_train_eval: no test split: data.test_x (spec.data_test_x) is not set");
+		rc = p->data_dir[0]
+			     ? fm_load(p->data_dir, 0, p->pool, &t->test, t->err, sizeof(t->err))
+			     : ds_load(p->format, p->test_x, p->test_y, p->label_column, p->dims[0],
+				       p->dims[p->nlayers], &t->test, t->err, sizeof(t->err));
 		if (rc)
 			return rc;
 		t->test_loaded = 1;
