@@ -1,8 +1,8 @@
 # libwsetrain (train/): the training API of wsehost_train.h, on
-# libwsehost. MemoryX, the reference trainer, the Fashion-MNIST loader, the
-# IDX, .npy and CSV loaders, the mesh backend with its route planner
-# (train/route) and the MLP kernel image (built by mk/train-mesh.mk),
-# wsetrain, and the host-side tests.
+# libwsehost. MemoryX and its .npz files, the reference trainer, the
+# Fashion-MNIST loader, the IDX, .npy and CSV loaders, the mesh backend
+# with its route planner (train/route) and the MLP kernel image (built by
+# mk/train-mesh.mk), wsetrain, and the host-side tests.
 #   make trainlib          $(BUILD)/train/libwsetrain.{so,a}, wsetrain.pc
 #   make wsetrain          build $(BUILD)/train/bin/wsetrain
 #   make test-train-host   cmocka tests (the API's mesh backend on wsemu-fast
@@ -66,7 +66,7 @@ install-trainlib: trainlib hostlib
 
 # ---- tests ---------------------------------------------------------------
 TR_TCFLAGS := -std=c11 -O1 -g $(HL_WARN) $(TR_INC) -Ihost-lib/src -Itests/train $(WSE_FP_EXACT)
-TR_TESTS   := test_train_ref test_memoryx test_fmnist test_dataset test_train_api test_routes
+TR_TESTS   := test_train_ref test_memoryx test_fmnist test_dataset test_npz test_train_api test_routes
 
 $(TR_DIR)/%: tests/train/%.c $(TR_INT_SAN) tests/train/tr_test.h
 	@mkdir -p $(dir $@)

@@ -142,6 +142,8 @@ def _load():
                                                 ctypes.c_size_t]),
         "wse_train_save": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]),
         "wse_train_load": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]),
+        "wse_train_export_npz": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]),
+        "wse_train_import_npz": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]),
         "wse_error_name": (ctypes.c_char_p, [ctypes.c_int]),
     }
     for name, (res, args) in sig.items():
@@ -372,3 +374,13 @@ class Trainer:
     def load(self, path):
         """Read a checkpoint of the same model; on error nothing changes."""
         self._check(_library().wse_train_load(self._handle(), _bytes(os.fspath(path))))
+
+    def export_npz(self, path):
+        """Write every tensor to an uncompressed .npz (numpy.load reads it)."""
+        self._check(_library().wse_train_export_npz(self._handle(), _bytes(os.fspath(path))))
+
+    def import_npz(self, path):
+        """Set the tensors an .npz holds (numpy.savez writes one; each entry
+        must name a tensor, with its shape, float32); on error nothing
+        changes."""
+        self._check(_library().wse_train_import_npz(self._handle(), _bytes(os.fspath(path))))

@@ -3,8 +3,8 @@
 learns separable random data, the mesh backend on the functional model
 (wsemu-fast, WSEMU_FAST) gives the host-reference backend's bits, tensors
 come out and go in, bad arrays and models raise WseError with the
-library's sentence, and files written by numpy.save train as the same
-arrays do."""
+library's sentence, files written by numpy.save train as the same
+arrays do, and .npz weights go to numpy.load and come from numpy.savez."""
 
 import os
 
@@ -181,3 +181,46 @@ def test_npy_file_errors(tmp_path):
         make("x.npy", "x.npy")
     with pytest.raises(ValueError, match="unknown keys"):
         wsemu.Trainer(layers=LAYERS, data=dict(fmt="npy"))
+
+
+def test_npz_round_trip_with_numpy(tmp_path):
+    """numpy.load reads what export_npz writes (every tensor, its shape,
+    float32, the same bits); import_npz reads what numpy.savez writes, and
+    refuses savez_compressed, float64, a wrong shape and an unknown name
+    with nothing changed."""
+    x, y = blobs(32, 8)
+    a = wsemu.Trainer(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16)
+    train(a, x, y, 3)
+    a.export_npz(tmp_path / "a.npz")
+    with np.load(tmp_path / "a.npz") as z:
+        assert sorted(z.files) == sorted(a.tensors())
+        for name, shape in a.tensors().items():
+            assert z[name].dtype == np.float32 and z[name].shape == shape, name
+            assert z[name].tobytes() == a.get_tensor(name).tobytes(), name
+    b = wsemu.Trainer(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16)
+    new = {name: (a.get_tensor(name) * 3 - 1).astype(np.float32) for name in a.tensors()}
+    np.savez(tmp_path / "b.npz", **new)
+    b.import_npz(tmp_path / "b.npz")
+    for name in new:
+        assert b.get_tensor(name).tobytes() == new[name].tobytes(), name
+    # PyTorch-style weights only: the optimizer state stays
+    np.savez(tmp_path / "w.npz", **{"layer0.weight": new["layer0.weight"] * 2})
+    b.import_npz(tmp_path / "w.npz")
+    assert b.get_tensor("layer0.weight").tobytes() == (new["layer0.weight"] * 2).tobytes()
+    assert b.get_tensor("layer1.bias.adam_v").tobytes() == new["layer1.bias.adam_v"].tobytes()
+    before = all_tensors(b)
+    w = new["layer0.weight"]
+    bad = {
+        "c.npz": (np.savez_compressed, {"layer0.weight": w}, "compressed .method 8."),
+        "d.npz": (np.savez, {"layer0.weight": w.astype(np.float64)}, "wrong dtype '<f8'"),
+        "s.npz": (np.savez, {"layer0.weight": w[:, :6].copy()},
+                  r"shape \(12, 6\), the tensor's is \(12, 7\)"),
+        "n.npz": (np.savez, {"layer9.weight": w}, "the model has no tensor 'layer9.weight'"),
+    }
+    for fname, (save, arrays, msg) in bad.items():
+        save(tmp_path / fname, **arrays)
+        with pytest.raises(wsemu.WseError, match=msg):
+            b.import_npz(tmp_path / fname)
+    after = all_tensors(b)
+    for name in before:
+        assert before[name].tobytes() == after[name].tobytes(), name

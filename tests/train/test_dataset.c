@@ -30,12 +30,7 @@ static int teardown(void **state)
 
 static const char *path(const char *name)
 {
-	static char p[4][700];
-	static unsigned k;
-
-	k = (k + 1) % 4;
-	snprintf(p[k], sizeof(p[k]), "%s/%s", dir, name);
-	return p[k];
+	return tr_path(dir, name);
 }
 
 static void put_be32(uint8_t *p, uint32_t v)

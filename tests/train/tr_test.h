@@ -36,6 +36,17 @@ static inline int tr_tmpdir(char *dir, size_t size, const char *prefix)
 	return mkdtemp(dir) ? 0 : -1;
 }
 
+/* dir/name, in one of four buffers used in turn. */
+static inline const char *tr_path(const char *dir, const char *name)
+{
+	static char p[4][1200];
+	static unsigned k;
+
+	k = (k + 1) % 4;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", dir, name);
+	return p[k];
+}
+
 /* Remove dir and all in it; 0 or -1. */
 static inline int tr_rmdir(const char *dir)
 {

@@ -208,6 +208,27 @@ WSE_API int wse_train_set_tensor(wse_train *t, const char *name,
 WSE_API int wse_train_save(wse_train *t, const char *path);
 WSE_API int wse_train_load(wse_train *t, const char *path);
 
+/*
+ * Tensors as NumPy .npz (docs/training.md, "Weights as NumPy .npz"): an
+ * uncompressed zip of one "NAME.npy" per tensor (the names above, and
+ * "optimizer.beta_pow"), float32 '<f4' in C order, of the tensor's shape;
+ * numpy.load reads it and numpy.savez writes what wse_train_import_npz
+ * reads. The step, RNG and data position are in checkpoints only.
+ * wse_train_export_npz writes every tensor (through path.tmp and a
+ * rename). wse_train_import_npz sets the tensors the file holds and keeps
+ * the others; every entry must name a tensor of the model, once, with its
+ * shape and dtype, stored (numpy.savez, not savez_compressed), with a
+ * good CRC-32; on error nothing changes and the last error names the
+ * file, the entry, the offset and the problem. Errors: INVALID_PARAM (t or
+ * path NULL), IO, NO_MEM; on import NOT_FOUND (no file, or an entry that
+ * names no tensor), BAD_MAGIC (not a zip), TRUNCATED, MALFORMED (wrong
+ * dtype, Fortran order, a tensor given twice, a bad header), LENGTH (a
+ * shape that is not the tensor's), PAYLOAD_CRC, VERSION, NOT_SUPPORTED
+ * (compressed or zip64 entries).
+ */
+WSE_API int wse_train_export_npz(wse_train *t, const char *path);
+WSE_API int wse_train_import_npz(wse_train *t, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

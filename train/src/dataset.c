@@ -154,15 +154,16 @@ static int idx_read(const char *path, struct ds_arr *a, char *err, size_t errlen
 
 /* ---- NumPy .npy ------------------------------------------------------------ */
 
-/* The whole file into *buf (+1 byte), its size in *size. */
-static int slurp(const char *path, uint8_t **buf, size_t *size, char *err, size_t errlen)
+int ds_slurp(const char *path, const char *name, uint8_t **buf, size_t *size, char *err,
+	     size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 
 	*buf = NULL;
+	*size = 0;
 	if (!f)
 		return fm_fail(err, errlen, errno == ENOENT ? WSE_ERROR_NOT_FOUND : WSE_ERROR_IO,
-			       "dataset file %s: cannot open: %s", path, strerror(errno));
+			       "%s: cannot open: %s", name, strerror(errno));
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *b = malloc(cap);
 
@@ -188,18 +189,18 @@ static int slurp(const char *path, uint8_t **buf, size_t *size, char *err, size_
 
 	fclose(f);
 	if (!b)
-		return fm_fail(err, errlen, WSE_ERROR_NO_MEM, "dataset file %s: no memory", path);
+		return fm_fail(err, errlen, WSE_ERROR_NO_MEM, "%s: no memory", name);
 	if (bad) {
 		free(b);
-		return fm_fail(err, errlen, WSE_ERROR_IO, "dataset file %s: read error", path);
+		return fm_fail(err, errlen, WSE_ERROR_IO, "%s: read error", name);
 	}
 	*buf = b;
 	*size = n;
 	return 0;
 }
 
-/* The value of 'key' in the header dict hdr (length hl, at file offset
- * base): a pointer after the colon and blanks, or NULL. */
+/* The value of 'key' in the header dict hdr: a pointer after the colon
+ * and blanks, or NULL. */
 static const char *npy_key(const char *hdr, const char *key)
 {
 	const char *p = strstr(hdr, key);
@@ -217,90 +218,29 @@ static const char *npy_key(const char *hdr, const char *key)
 	return p;
 }
 
-/* Parse a .npy file; inputs (is_x) must be '<f4' or '|u1', labels any
- * integer type of 1..8 bytes, little-endian. */
-static int npy_read(const char *path, int is_x, struct ds_arr *a, char *err, size_t errlen)
+/* The header dict's 'fortran_order' and 'shape' into h; 0 or an error. */
+static int npy_dict(const char *name, const char *hdr, size_t hs, struct ds_npy *h, char *err,
+		    size_t errlen)
 {
-	size_t size = 0;
-	int rc = slurp(path, &a->buf, &size, err, errlen);
-
-	if (rc)
-		return rc;
-	a->path = path;
-	a->data = a->buf;
-	const uint8_t *b = a->buf;
-
-	if (size < 8 || memcmp(b, "\x93NUMPY", 6))
-		return fm_fail(err, errlen, size < 8 ? WSE_ERROR_TRUNCATED : WSE_ERROR_BAD_MAGIC,
-			       "dataset file %s: offset 0: %s", path,
-			       size < 8 ? "truncated: shorter than the .npy magic"
-					: "not a .npy file (no \\x93NUMPY magic)");
-	unsigned hs = b[6] == 1 ? 10 : 12;
-
-	if (b[6] != 1 && b[6] != 2)
-		return fm_fail(err, errlen, WSE_ERROR_VERSION,
-			       "dataset file %s: offset 6: .npy version %u.%u; versions 1.0 and 2.0 are read",
-			       path, b[6], b[7]);
-	if (size < hs)
-		return fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
-			       "dataset file %s: offset %zu: truncated in the header length", path,
-			       size);
-	size_t hl = b[8] | (size_t)b[9] << 8;
-
-	if (hs == 12)
-		hl |= (size_t)b[10] << 16 | (size_t)b[11] << 24;
-	if (size < hs + hl)
-		return fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
-			       "dataset file %s: offset %zu: truncated: the header is %zu bytes long",
-			       path, size, hl);
-	char *hdr = strndup((const char *)b + hs, hl);
-
-	if (!hdr)
-		return fm_fail(err, errlen, WSE_ERROR_NO_MEM, "dataset file %s: no memory", path);
 	const char *d = npy_key(hdr, "'descr'"), *fo = npy_key(hdr, "'fortran_order'"),
 		   *sh = npy_key(hdr, "'shape'");
 
-	rc = 0;
-	if (!d || !fo || !sh || *d != '\'' || *sh != '(') {
-		rc = fm_fail(err, errlen, WSE_ERROR_MALFORMED,
-			     "dataset file %s: offset %u: header is not a dict with 'descr', 'fortran_order' and 'shape'",
-			     path, hs);
-		goto out;
-	}
-	a->dtype_off = hs + (size_t)(d - hdr);
-	char dt[16] = "";
+	if (!d || !fo || !sh || *d != '\'' || *sh != '(')
+		return fm_fail(err, errlen, WSE_ERROR_MALFORMED,
+			       "%s: offset %zu: header is not a dict with 'descr', 'fortran_order' and 'shape'",
+			       name, hs);
+	h->descr_off = hs + (size_t)(d - hdr);
 	const char *q = strchr(d + 1, '\'');
 
-	if (q && q - d - 1 < (long)sizeof(dt))
-		memcpy(dt, d + 1, (size_t)(q - d - 1));
-	char order = dt[0], kind = dt[0] ? dt[1] : 0;
-	unsigned es = dt[0] && dt[1] ? (unsigned)atoi(dt + 2) : 0;
-	int one = es == 1 && (order == '|' || order == '<' || order == '=');
-	int little = one || (es > 1 && (order == '<' || order == '='));
-
-	if (is_x && !((kind == 'f' && es == 4 && little) || (kind == 'u' && one)))
-		rc = fm_fail(err, errlen, WSE_ERROR_MALFORMED,
-			     "dataset file %s: offset %zu: wrong dtype '%s': inputs must be float32 ('<f4') or uint8 ('|u1')",
-			     path, a->dtype_off, dt);
-	else if (!is_x && !((kind == 'i' || kind == 'u') && little &&
-			    (es == 1 || es == 2 || es == 4 || es == 8)))
-		rc = fm_fail(err, errlen, WSE_ERROR_MALFORMED,
-			     "dataset file %s: offset %zu: wrong dtype '%s': labels must be little-endian integers of 8 to 64 bits ('<i8', '|u1', ...)",
-			     path, a->dtype_off, dt);
-	if (rc)
-		goto out;
-	a->kind = kind;
-	a->esize = es;
-	if (strncmp(fo, "False", 5)) {
-		rc = fm_fail(err, errlen, WSE_ERROR_MALFORMED,
-			     "dataset file %s: offset %zu: Fortran order; only C order is read (numpy.ascontiguousarray)",
-			     path, hs + (size_t)(fo - hdr));
-		goto out;
-	}
+	if (q && q - d - 1 < (long)sizeof(h->descr))
+		memcpy(h->descr, d + 1, (size_t)(q - d - 1));
+	if (strncmp(fo, "False", 5))
+		return fm_fail(err, errlen, WSE_ERROR_MALFORMED,
+			       "%s: offset %zu: Fortran order; only C order is read (numpy.ascontiguousarray)",
+			       name, hs + (size_t)(fo - hdr));
 	const char *p = sh + 1;
 
-	a->ndim = 0;
-	a->count = 1;
+	h->count = 1;
 	for (;;) {
 		while (*p == ' ' || *p == ',')
 			p++;
@@ -309,37 +249,117 @@ static int npy_read(const char *path, int is_x, struct ds_arr *a, char *err, siz
 		char *end;
 		unsigned long long v = strtoull(p, &end, 10);
 
-		if (end == p || a->ndim == FM_IDX_MAX_DIMS || v > UINT32_MAX) {
-			rc = fm_fail(err, errlen, WSE_ERROR_MALFORMED,
-				     "dataset file %s: offset %zu: shape not read (at most %u dimensions, each below 2^32)",
-				     path, hs + (size_t)(sh - hdr), FM_IDX_MAX_DIMS);
-			goto out;
-		}
-		a->dims[a->ndim++] = v;
-		a->count *= (size_t)v;
+		if (end == p || h->ndim == FM_IDX_MAX_DIMS || v > UINT32_MAX)
+			return fm_fail(err, errlen, WSE_ERROR_MALFORMED,
+				       "%s: offset %zu: shape not read (at most %u dimensions, each below 2^32)",
+				       name, hs + (size_t)(sh - hdr), FM_IDX_MAX_DIMS);
+		h->dims[h->ndim++] = v;
+		h->count *= (size_t)v;
 		p = end;
 	}
-	if (a->ndim == 0) {
-		rc = fm_fail(err, errlen, WSE_ERROR_MALFORMED,
-			     "dataset file %s: offset %zu: shape (): a scalar, not examples", path,
-			     hs + (size_t)(sh - hdr));
-		goto out;
-	}
-	a->off = hs + hl;
-	a->data = a->buf + a->off;
-	size_t want = a->count * es, have = size - a->off;
+	return 0;
+}
+
+int ds_npy_parse(const char *name, const uint8_t *b, size_t size, size_t base, struct ds_npy *h,
+		 char *err, size_t errlen)
+{
+	memset(h, 0, sizeof(*h));
+	if (size < 8 || memcmp(b, "\x93NUMPY", 6))
+		return fm_fail(err, errlen, size < 8 ? WSE_ERROR_TRUNCATED : WSE_ERROR_BAD_MAGIC,
+			       "%s: offset %zu: %s", name, base,
+			       size < 8 ? "truncated: shorter than the .npy magic"
+					: "not a .npy file (no \\x93NUMPY magic)");
+	unsigned hs = b[6] == 1 ? 10 : 12;
+
+	if (b[6] != 1 && b[6] != 2)
+		return fm_fail(err, errlen, WSE_ERROR_VERSION,
+			       "%s: offset %zu: .npy version %u.%u; versions 1.0 and 2.0 are read", name,
+			       base + 6, b[6], b[7]);
+	if (size < hs)
+		return fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
+			       "%s: offset %zu: truncated in the header length", name, base + size);
+	size_t hl = b[8] | (size_t)b[9] << 8;
+
+	if (hs == 12)
+		hl |= (size_t)b[10] << 16 | (size_t)b[11] << 24;
+	if (size < hs + hl)
+		return fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
+			       "%s: offset %zu: truncated: the header is %zu bytes long", name,
+			       base + size, hl);
+	char *hdr = strndup((const char *)b + hs, hl);
+
+	if (!hdr)
+		return fm_fail(err, errlen, WSE_ERROR_NO_MEM, "%s: no memory", name);
+	int rc = npy_dict(name, hdr, base + hs, h, err, errlen);
+
+	free(hdr);
+	h->off = base + hs + hl;
+	return rc;
+}
+
+int ds_npy_data(const char *name, const struct ds_npy *h, size_t esize, size_t end, char *err,
+		size_t errlen)
+{
+	size_t want = h->count * esize, have = end - h->off;
 
 	if (have < want)
-		rc = fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
-			     "dataset file %s: offset %zu: truncated: %zu data bytes, the shape needs %zu",
-			     path, size, have, want);
-	else if (have > want)
-		rc = fm_fail(err, errlen, WSE_ERROR_MALFORMED,
-			     "dataset file %s: offset %zu: %zu bytes past the data the shape says",
-			     path, a->off + want, have - want);
-out:
-	free(hdr);
-	return rc;
+		return fm_fail(err, errlen, WSE_ERROR_TRUNCATED,
+			       "%s: offset %zu: truncated: %zu data bytes, the shape needs %zu", name,
+			       end, have, want);
+	if (have > want)
+		return fm_fail(err, errlen, WSE_ERROR_MALFORMED,
+			       "%s: offset %zu: %zu bytes past the data the shape says", name,
+			       h->off + want, have - want);
+	return 0;
+}
+
+/* Read a .npy file; inputs (is_x) must be '<f4' or '|u1', labels any
+ * integer type of 1..8 bytes, little-endian. */
+static int npy_read(const char *path, int is_x, struct ds_arr *a, char *err, size_t errlen)
+{
+	size_t size;
+	char name[1100];
+	struct ds_npy h;
+
+	snprintf(name, sizeof(name), "dataset file %s", path);
+	int rc = ds_slurp(path, name, &a->buf, &size, err, errlen);
+
+	if (rc)
+		return rc;
+	a->path = path;
+	rc = ds_npy_parse(name, a->buf, size, 0, &h, err, errlen);
+	if (rc)
+		return rc;
+	const char *dt = h.descr;
+	char order = dt[0], kind = dt[0] ? dt[1] : 0;
+	unsigned es = dt[0] && dt[1] ? (unsigned)atoi(dt + 2) : 0;
+	int one = es == 1 && (order == '|' || order == '<' || order == '=');
+	int little = one || (es > 1 && (order == '<' || order == '='));
+
+	if (is_x && !((kind == 'f' && es == 4 && little) || (kind == 'u' && one)))
+		return fm_fail(err, errlen, WSE_ERROR_MALFORMED,
+			       "%s: offset %zu: wrong dtype '%s': inputs must be float32 ('<f4') or uint8 ('|u1')",
+			       name, h.descr_off, dt);
+	if (!is_x && !((kind == 'i' || kind == 'u') && little &&
+		       (es == 1 || es == 2 || es == 4 || es == 8)))
+		return fm_fail(err, errlen, WSE_ERROR_MALFORMED,
+			       "%s: offset %zu: wrong dtype '%s': labels must be little-endian integers of 8 to 64 bits ('<i8', '|u1', ...)",
+			       name, h.descr_off, dt);
+	if (h.ndim == 0)
+		return fm_fail(err, errlen, WSE_ERROR_MALFORMED,
+			       "%s: offset %zu: shape (): a scalar, not examples", name, h.descr_off);
+	rc = ds_npy_data(name, &h, es, size, err, errlen);
+	if (rc)
+		return rc;
+	a->kind = kind;
+	a->esize = es;
+	a->dtype_off = h.descr_off;
+	a->ndim = h.ndim;
+	memcpy(a->dims, h.dims, sizeof(a->dims));
+	a->count = h.count;
+	a->off = h.off;
+	a->data = a->buf + a->off;
+	return 0;
 }
 
 /* ---- CSV ------------------------------------------------------------------- */

@@ -23,6 +23,7 @@
 #include "dataset.h"
 #include "fmnist.h"
 #include "memoryx.h"
+#include "npz.h"
 #include "train_backend.h"
 #include "train_mesh.h"
 #include "train_ref.h"
@@ -1227,4 +1228,18 @@ int wse_train_load(wse_train *t, const char *path)
 		fm_epoch_order(t->train.n, t->p.shuffle, t->p.shuffle_seed, t->epoch, t->perm);
 	t->perm_epoch = t->epoch;
 	return 0;
+}
+
+int wse_train_export_npz(wse_train *t, const char *path)
+{
+	if (!t || !path)
+		return WSE_ERROR_INVALID_PARAM;
+	return npz_write(path, &t->st, t->err, sizeof(t->err));
+}
+
+int wse_train_import_npz(wse_train *t, const char *path)
+{
+	if (!t || !path)
+		return WSE_ERROR_INVALID_PARAM;
+	return npz_read(path, &t->st, t->err, sizeof(t->err));
 }
