@@ -364,23 +364,33 @@ static int write_params(struct train_mesh *m, const struct layout *lo, unsigned 
  * submitted: the caller's arrays may go at once. */
 #define TM_MAX_STREAMS (1 + 2 * WSE_MLP_MAX_LAYERS)
 
+struct tm_streams;
+
+/* A stream-in's slot, the callback's user data: the callback finds its
+ * status by index, never reading x[], which the submitting thread
+ * writes. */
+struct tm_slot {
+	struct tm_streams *q;
+	unsigned i;
+};
+
 struct tm_streams {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	unsigned n, pending;
 	int status[TM_MAX_STREAMS];
-	wse_transfer *x[TM_MAX_STREAMS];
+	wse_transfer *x[TM_MAX_STREAMS]; /* the submitting thread's only */
+	struct tm_slot slot[TM_MAX_STREAMS];
 };
 
 static void tm_stream_done(wse_transfer *x, int status, size_t actual, void *user)
 {
-	struct tm_streams *q = user;
+	const struct tm_slot *s = user;
+	struct tm_streams *q = s->q;
 
-	(void)actual;
+	(void)x, (void)actual;
 	pthread_mutex_lock(&q->mu);
-	for (unsigned i = 0; i < q->n; i++)
-		if (q->x[i] == x)
-			q->status[i] = status;
+	q->status[s->i] = status;
 	q->pending--;
 	pthread_cond_broadcast(&q->cv);
 	pthread_mutex_unlock(&q->mu);
@@ -418,8 +428,11 @@ static int tm_stream_in(struct train_mesh *m, struct tm_streams *q,
 	unsigned i = q->n++;
 	q->status[i] = 1; /* pending */
 	q->pending++;
+	q->slot[i].q = q;
+	q->slot[i].i = i;
 	pthread_mutex_unlock(&q->mu);
-	int r = wse_stream_in_async(m->dev, ch, nc, m->timeout_ms, tm_stream_done, q, &q->x[i]);
+	int r = wse_stream_in_async(m->dev, ch, nc, m->timeout_ms, tm_stream_done, &q->slot[i],
+				    &q->x[i]);
 	if (r) {
 		pthread_mutex_lock(&q->mu);
 		q->status[i] = r;
