@@ -33,6 +33,7 @@ TR_SO       := $(wsetrain_SO)
 # White-box tests: the internal archives of both libraries and the wire's.
 TR_INT      := $(wsetrain_A_obj) $(HL_INT)
 TR_INT_SAN  := $(wsetrain_A_san) $(HL_INT_SAN)
+TR_INT_TSAN := $(wsetrain_A_tsan) $(HL_INT_TSAN)
 WSETRAIN := $(TR_DIR)/bin/wsetrain
 
 .PHONY: trainlib wsetrain test-train-host run-train-host
@@ -78,11 +79,19 @@ $(TR_DIR)/mesh-2x9.dtb: tests/train/mesh-2x9.dts | deps
 	@mkdir -p $(dir $@)
 	dtc -q -I dts -O dtb -o $@ $<
 
-$(TR_DIR)/test_train_api: tests/train/test_train_api.c tests/hostlib/fake_dev.c tests/hostlib/fake_dev.h \
-		$(TR_DIR)/mesh-2x9.dtb $(TR_INT_SAN) tests/train/tr_test.h
+# It runs twice: whole with ASan+UBSan, and its tests of several devices
+# (one thread per device) with TSan.
+TR_API_SRCS := tests/train/test_train_api.c tests/hostlib/fake_dev.c
+TR_API_FLAGS = $(TR_TCFLAGS) -Itests/hostlib -DTR_DTB_2X9='"$(abspath $(TR_DIR)/mesh-2x9.dtb)"'
+$(TR_DIR)/test_train_api: $(TR_API_SRCS) tests/hostlib/fake_dev.h $(TR_DIR)/mesh-2x9.dtb $(TR_INT_SAN) \
+		tests/train/tr_test.h
 	@mkdir -p $(dir $@)
-	$(CC) $(TR_TCFLAGS) -Itests/hostlib -DTR_DTB_2X9='"$(abspath $(TR_DIR)/mesh-2x9.dtb)"' $(HL_SAN) \
-		-o $@ $< tests/hostlib/fake_dev.c $(TR_INT_SAN) -lcmocka $(TR_LIBS)
+	$(CC) $(TR_API_FLAGS) $(HL_SAN) -o $@ $(TR_API_SRCS) $(TR_INT_SAN) -lcmocka $(TR_LIBS)
+
+$(TR_DIR)/tsan/test_train_api: $(TR_API_SRCS) tests/hostlib/fake_dev.h $(TR_DIR)/mesh-2x9.dtb $(TR_INT_TSAN) \
+		tests/train/tr_test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TR_API_FLAGS) $(HL_TSAN) -o $@ $(TR_API_SRCS) $(TR_INT_TSAN) -lcmocka $(TR_LIBS)
 
 $(TR_DIR)/test_train_ref: tests/train/test_train_ref.c tests/fpu/fpu_model.c tests/fpu/fpu_gen.c tests/fpu/fpu_model.h $(TR_INT_SAN) tests/train/tr_test.h
 	@mkdir -p $(dir $@)
@@ -105,10 +114,14 @@ $(TR_DIR)/math_rv32.elf: tests/train/math_rv32.c tests/train/math_sample.h $(WIR
 	@mkdir -p $(dir $@)
 	$(TR_RVCC) -Itests/train -o $@ tests/fpu/qemu/crt0.S $< $(WIRE_RV_A)
 
-test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/test_wse_math $(TR_DIR)/math_rv32.elf $(WSETRAIN) \
-		$(TR_SO) $(TR_A)
+TR_TEST_ENV = TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} WSEMU_FAST=$(abspath $(FAST_SERVER))
+test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/tsan/test_train_api $(TR_DIR)/test_wse_math \
+		$(TR_DIR)/math_rv32.elf $(WSETRAIN) $(TR_SO) $(TR_A)
 	@set -e; for t in $(TR_TESTS); do echo "--- $$t (ASan+UBSan)"; \
-		TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} WSEMU_FAST=$(abspath $(FAST_SERVER)) $(TR_DIR)/$$t; done
+		$(TR_TEST_ENV) $(TR_DIR)/$$t; done
+	@echo "--- test_train_api, several devices (TSan)"
+	$(TR_TEST_ENV) TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" TR_FILTER='test_devices_*' \
+		$(TR_DIR)/tsan/test_train_api
 	@echo "--- wse_math: accuracy against glibc"
 	$(TR_DIR)/test_wse_math check
 	@echo "--- wse_math: host and QEMU rv32imf give the same bits"

@@ -65,6 +65,7 @@ class _Spec(ctypes.Structure):
         ("data_test_x", ctypes.c_char_p),
         ("data_test_y", ctypes.c_char_p),
         ("data_label_column", ctypes.c_uint32),
+        ("devices", ctypes.c_char_p),
     ]
 
 

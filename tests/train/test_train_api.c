@@ -11,7 +11,10 @@
  * the functional model (when WSEMU_FAST is set). */
 #include "tr_test.h"
 
+#include <dirent.h>
 #include <math.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <wsemu/wse_wire.h>
@@ -314,12 +317,23 @@ static void test_bad_params(void **state)
 	assert_int_equal(wse_train_create(&t, "/nonexistent.params", NULL, err, sizeof(err)),
 			 WSE_ERROR_NOT_FOUND);
 	assert_non_null(strstr(err, "/nonexistent.params"));
-	struct wse_train_opts o = { .size = sizeof(o), .num_devices = 2 };
+	/* device lists */
+	expect_create_error("model.layers = 784, 10\nruntime.devices = board=sim-2x2\n", IP,
+			    "runtime.devices = 'board=sim-2x2': each device must be a URI");
+	expect_create_error("model.layers = 784, 10\nruntime.devices = sim:board=sim-2x2,\n", IP,
+			    "an empty entry");
+	expect_create_error("model.layers = 784, 10\nruntime.device = sim:board=sim-2x2\n"
+			    "runtime.devices = sim:board=sim-2x2, sim:board=sim-2x2\n", IP,
+			    "runtime.device and runtime.devices: give one of them");
+	struct wse_train_opts o = { .size = sizeof(o), .num_devices = 3 };
 
-	assert_int_equal(wse_train_create(&t, params("a.params", SMALL), &o, err, sizeof(err)),
-			 WSE_ERROR_NOT_SUPPORTED);
-	assert_non_null(strstr(err, "num-devices 2"));
-	print_message("  -> %s\n", err);
+	assert_int_equal(wse_train_create(&t, params("l.params", "model.layers = 196, 10\ndata.pool = 2\n"
+					      "runtime.devices = sim:board=sim-2x2,model=fast, sim:board=sim-2x2\n"),
+					      &o, err, sizeof(err)), IP);
+	expect_message(err, "num_devices 3, but runtime.devices lists 2 devices");
+	o.num_devices = 65;
+	assert_int_equal(wse_train_create(&t, params("a.params", SMALL), &o, err, sizeof(err)), IP);
+	expect_message(err, "num_devices 65: at most 64 devices");
 }
 
 /* A 9-row device: refused by the mesh backend with both numbers, after
@@ -558,13 +572,55 @@ static void random_data(uint64_t seed, unsigned n, unsigned in, unsigned classes
 		y[e] = (int32_t)(tr_rng(&seed) % classes);
 }
 
+/* The four tensors of 7-5-3 (weights, gradients or momentum), the
+ * handle's into the reference trainer's net and out, and its SGD. */
+struct t753 {
+	float w0[35], b0[5], w1[15], b1[3];
+};
+
+static struct train_ref_net get_753(wse_train *t, struct t753 *w)
+{
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", w->w0, 35), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer0.bias", w->b0, 5), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer1.weight", w->w1, 15), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer1.bias", w->b1, 3), 0);
+	return (struct train_ref_net){ .rows = 2, .cols = 2, .nlayers = 2, .dims = { 7, 5, 3 },
+				       .w = { w->w0, w->w1 }, .b = { w->b0, w->b1 } };
+}
+
+static struct train_ref_out out_753(struct t753 *g)
+{
+	return (struct train_ref_out){ .dw = { g->w0, g->w1 }, .db = { g->b0, g->b1 } };
+}
+
+/* spec_753's SGD (lr 0.25, momentum 0.5) */
+static void sgd_753(struct t753 *w, struct t753 *mom, const struct t753 *g)
+{
+	train_ref_sgd(35, w->w0, mom->w0, g->w0, 0.25f, 0.5f, 0.0f);
+	train_ref_sgd(5, w->b0, mom->b0, g->b0, 0.25f, 0.5f, 0.0f);
+	train_ref_sgd(15, w->w1, mom->w1, g->w1, 0.25f, 0.5f, 0.0f);
+	train_ref_sgd(3, w->b1, mom->b1, g->b1, 0.25f, 0.5f, 0.0f);
+}
+
+/* t's tensors are w, its momentum of layer1.weight mom's */
+static void same_753(wse_train *t, const struct t753 *w, const struct t753 *mom)
+{
+	struct t753 a, am;
+
+	get_753(t, &a);
+	assert_memory_equal(&a, w, sizeof(a));
+	assert_int_equal(wse_train_get_tensor(t, "layer1.weight.momentum", am.w1, 15), 0);
+	assert_memory_equal(am.w1, mom->w1, sizeof(am.w1));
+}
+
 static void test_step_batch_753(void **state)
 {
 	(void)state;
 	char err[512];
 	wse_train *t;
 	struct wse_train_spec s;
-	float x[19 * 7], w0[35], b0[5], w1[15], b1[3];
+	float x[19 * 7];
+	struct t753 w, g, mom = { 0 };
 	int32_t y[19];
 	uint8_t y8[19];
 
@@ -574,12 +630,7 @@ static void test_step_batch_753(void **state)
 	random_data(11, 19, 7, 3, x, y);
 	for (int e = 0; e < 19; e++)
 		y8[e] = (uint8_t)y[e];
-	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", w0, 35), 0);
-	assert_int_equal(wse_train_get_tensor(t, "layer0.bias", b0, 5), 0);
-	assert_int_equal(wse_train_get_tensor(t, "layer1.weight", w1, 15), 0);
-	assert_int_equal(wse_train_get_tensor(t, "layer1.bias", b1, 3), 0);
-	struct train_ref_net n = { .rows = 2, .cols = 2, .nlayers = 2, .dims = { 7, 5, 3 },
-				   .w = { w0, w1 }, .b = { b0, b1 } };
+	struct train_ref_net n = get_753(t, &w);
 	struct wse_train_metrics m = { .size = sizeof(m) };
 	float ls = 0.0f;
 	uint32_t correct = 0;
@@ -600,28 +651,16 @@ static void test_step_batch_753(void **state)
 	assert_memory_equal(&ls, &m.loss, 4);
 	assert_int_equal(wse_train_get_step(t), 0);
 	/* one step on 5 examples */
-	float g0[35], c0[5], g1[15], c1[3];
-	float m0[35] = { 0 }, mc0[5] = { 0 }, m1[15] = { 0 }, mc1[3] = { 0 };
-	struct train_ref_out o = { .dw = { g0, g1 }, .db = { c0, c1 } };
+	struct train_ref_out o = out_753(&g);
 
 	assert_int_equal(train_ref_pass(&n, x, y8, 5, 5, &o), 0);
-	train_ref_sgd(35, w0, m0, g0, 0.25f, 0.5f, 0.0f);
-	train_ref_sgd(5, b0, mc0, c0, 0.25f, 0.5f, 0.0f);
-	train_ref_sgd(15, w1, m1, g1, 0.25f, 0.5f, 0.0f);
-	train_ref_sgd(3, b1, mc1, c1, 0.25f, 0.5f, 0.0f);
+	sgd_753(&w, &mom, &g);
 	assert_int_equal(wse_train_step_batch(t, x, y, 5, &m), 0);
 	assert_int_equal(m.examples, 5);
 	assert_int_equal(m.step, 1);
 	assert_int_equal(m.correct, o.correct);
 	assert_memory_equal(&o.loss, &m.loss, 4);
-	float a[35];
-
-	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", a, 35), 0);
-	assert_memory_equal(a, w0, sizeof(w0));
-	assert_int_equal(wse_train_get_tensor(t, "layer1.bias", a, 3), 0);
-	assert_memory_equal(a, b1, sizeof(b1));
-	assert_int_equal(wse_train_get_tensor(t, "layer1.weight.momentum", a, 15), 0);
-	assert_memory_equal(a, m1, sizeof(m1));
+	same_753(t, &w, &mom);
 	wse_train_destroy(t);
 }
 
@@ -745,11 +784,20 @@ static void test_bad_batch_and_spec(void **state)
 	s.backend = "mesh";
 	s.device = "sim:attach=/nonexistent/wse.sock";
 	expect_spec_error(&s, WSE_ERROR_NOT_FOUND, "cannot open device sim:attach=/nonexistent/wse.sock");
+	s.devices = "sim:board=sim-2x2,model=fast";
+	expect_spec_error(&s, IP, "spec.devices (runtime.devices) = 'sim:board=sim-2x2,model=fast': not with spec.device");
+	/* two devices: n up to twice the batch size, a multiple of 2 */
 	spec_753(&s);
 	struct wse_train_opts o = { .size = sizeof(o), .num_devices = 2 };
 
-	assert_int_equal(wse_train_create_model(&t, &s, &o, err, sizeof(err)), WSE_ERROR_NOT_SUPPORTED);
-	assert_non_null(strstr(err, "num-devices 2"));
+	assert_int_equal(wse_train_create_model(&t, &s, &o, err, sizeof(err)), 0);
+	expect_batch_error(t, 0, x, y, 7, RG, "n = 7 examples is not a multiple of the 2 devices");
+	float x2[17 * 7];
+	int32_t y2[17];
+
+	random_data(6, 17, 7, 3, x2, y2);
+	expect_batch_error(t, 0, x2, y2, 17, RG, "n = 17 examples, above the batch size 8 times the 2 devices");
+	wse_train_destroy(t);
 }
 
 /* The mesh backend on the functional model (WSEMU_FAST) of sim-2x2 gives
@@ -803,6 +851,215 @@ static void test_step_batch_mesh_fast(void **state)
 	wse_train_destroy(d);
 }
 
+
+/* Steps of a (N devices) and b (one device with N times the
+ * micro-batches) give the same bits: loss, correct count, every tensor
+ * (weights and optimizer state) after every step; then the same
+ * evaluation. */
+static void same_runs(wse_train *a, wse_train *b, unsigned steps, unsigned examples)
+{
+	for (unsigned k = 1; k <= steps; k++) {
+		struct wse_train_metrics ma = { .size = sizeof(ma) }, mb = { .size = sizeof(mb) };
+
+		if (wse_train_step(a, &ma)) {
+			print_error("%s\n", wse_train_last_error(a));
+			fail();
+		}
+		assert_int_equal(wse_train_step(b, &mb), 0);
+		assert_int_equal(ma.step, k);
+		assert_int_equal(ma.examples, examples);
+		assert_int_equal(mb.examples, examples);
+		assert_memory_equal(&ma.loss, &mb.loss, 4);
+		assert_int_equal(ma.correct, mb.correct);
+		same_tensors(a, b);
+	}
+	struct wse_train_metrics ea = { .size = sizeof(ea) }, eb = { .size = sizeof(eb) };
+
+	assert_int_equal(wse_train_eval(a, 100, &ea), 0);
+	assert_int_equal(wse_train_eval(b, 100, &eb), 0);
+	assert_int_equal(ea.examples, 100);
+	assert_memory_equal(&ea.loss, &eb.loss, 4);
+	assert_int_equal(ea.correct, eb.correct);
+}
+
+/* N host-reference devices with k micro-batches each = one with N * k. */
+static void check_devices_ref(unsigned N, unsigned k, const char *opt)
+{
+	char err[512], body[600];
+	wse_train *a, *b;
+	struct wse_train_opts o = { .size = sizeof(o), .num_devices = N };
+	const char *fmt = "model.layers = 196, 16, 10\ndata.pool = 2\ndata.shuffle = 1\n"
+			  "train.batch_size = 12\ntrain.micro_batches = %u\n%s\nruntime.mesh = 4x3\n";
+
+	snprintf(body, sizeof(body), fmt, k, opt);
+	if (wse_train_create(&a, params("n.params", body), &o, err, sizeof(err))) {
+		print_error("%s\n", err);
+		fail();
+	}
+	snprintf(body, sizeof(body), fmt, N * k, opt);
+	o.num_devices = 1;
+	assert_int_equal(wse_train_create(&b, params("one.params", body), &o, err, sizeof(err)), 0);
+	same_runs(a, b, 4, 12 * N * k);
+	print_message("  %u devices x %u micro-batches = 1 device x %u: 4 steps, same bits\n", N, k,
+		      N * k);
+	wse_train_destroy(a);
+	wse_train_destroy(b);
+}
+
+static void test_devices_ref(void **state)
+{
+	(void)state;
+	check_devices_ref(2, 1, "optimizer.name = sgd\noptimizer.lr = 0.1\noptimizer.momentum = 0.9");
+	check_devices_ref(3, 2, "optimizer.name = adamw\noptimizer.lr = 0.003\noptimizer.weight_decay = 0.01");
+}
+
+/* wse_train_step_batch on 2 devices: each takes half of the examples as
+ * one micro-batch; the gradients are summed in device order. */
+static void test_devices_step_batch(void **state)
+{
+	(void)state;
+	char err[512];
+	wse_train *t;
+	struct wse_train_spec s;
+	struct wse_train_opts op = { .size = sizeof(op), .num_devices = 2 };
+	float x[12 * 7];
+	struct t753 w, g, h, mom = { 0 };
+	int32_t y[12];
+	uint8_t y8[12];
+
+	spec_753(&s);
+	assert_int_equal(wse_train_create_model(&t, &s, &op, err, sizeof(err)), 0);
+	random_data(21, 12, 7, 3, x, y);
+	for (int e = 0; e < 12; e++)
+		y8[e] = (uint8_t)y[e];
+	struct train_ref_net n = get_753(t, &w);
+	struct train_ref_out o1 = out_753(&g), o2 = out_753(&h);
+
+	assert_int_equal(train_ref_pass(&n, x, y8, 6, 12, &o1), 0);
+	assert_int_equal(train_ref_pass(&n, x + 6 * 7, y8 + 6, 6, 12, &o2), 0);
+	float *gs = (float *)&g;
+	const float *hs = (const float *)&h;
+
+	for (size_t k = 0; k < sizeof(g) / sizeof(float); k++)
+		gs[k] = gs[k] + hs[k];
+	sgd_753(&w, &mom, &g);
+	struct wse_train_metrics m = { .size = sizeof(m) };
+
+	assert_int_equal(wse_train_step_batch(t, x, y, 12, &m), 0);
+	assert_int_equal(m.examples, 12);
+	assert_int_equal(m.correct, o1.correct + o2.correct);
+	float loss = (o1.loss_sum + o2.loss_sum) / 12.0f;
+
+	assert_memory_equal(&loss, &m.loss, 4);
+	same_753(t, &w, &mom);
+	wse_train_destroy(t);
+}
+
+/* The simulator processes (wsemu-fast) this process started and that
+ * still run: their count; *newest gets the last started. */
+static unsigned fast_children(pid_t *newest)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	unsigned n = 0;
+
+	assert_non_null(d);
+	*newest = 0;
+	while ((e = readdir(d))) {
+		char path[300], buf[512], comm[64], st;
+		int pid, ppid;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		FILE *f = fopen(path, "r");
+
+		if (!f)
+			continue;
+		size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+
+		fclose(f);
+		buf[len] = 0;
+		if (sscanf(buf, "%d (%63[^)]) %c %d", &pid, comm, &st, &ppid) == 4 &&
+		    ppid == (int)getpid() && !strcmp(comm, "wsemu-fast") && st != 'Z') {
+			n++;
+			if (pid > *newest)
+				*newest = pid;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* Two functional models of sim-2x2 (WSEMU_FAST) give one's bits with
+ * twice the micro-batches; a list of two meshes is refused with both
+ * named; a device lost mid-step fails the step naming it. */
+static void test_devices_mesh_fast(void **state)
+{
+	(void)state;
+	if (!getenv("WSEMU_FAST") || !*getenv("WSEMU_FAST")) {
+		print_message("  WSEMU_FAST is not set: skipped\n");
+		skip();
+	}
+	char err[512], body[1000];
+	wse_train *a, *b, *c;
+	const char *base = "model.layers = 196, 16, 10\ndata.pool = 2\ndata.shuffle = 1\n"
+			   "train.batch_size = 8\noptimizer.name = adamw\noptimizer.lr = 0.003\n"
+			   "optimizer.weight_decay = 0.01\nruntime.backend = mesh\n";
+	const char *F2 = "sim:board=sim-2x2,model=fast";
+	struct wse_train_opts o2 = { .size = sizeof(o2), .num_devices = 2 };
+
+	snprintf(body, sizeof(body), "%sruntime.devices = %s, %s\n", base, F2, F2);
+	if (wse_train_create(&a, params("a.params", body), NULL, err, sizeof(err))) {
+		print_error("%s\n", err);
+		fail();
+	}
+	snprintf(body, sizeof(body), "%sruntime.device = %s\ntrain.micro_batches = 2\n", base, F2);
+	assert_int_equal(wse_train_create(&b, params("b.params", body), NULL, err, sizeof(err)), 0);
+	snprintf(body, sizeof(body), "%sruntime.device = %s\n", base, F2);
+	assert_int_equal(wse_train_create(&c, params("c.params", body), &o2, err, sizeof(err)), 0);
+	pid_t newest;
+
+	assert_int_equal(fast_children(&newest), 5);
+	same_runs(a, b, 4, 16);
+	wse_train_destroy(b);
+	snprintf(body, sizeof(body), "%sruntime.device = %s\ntrain.micro_batches = 2\n", base, F2);
+	assert_int_equal(wse_train_create(&b, params("b.params", body), NULL, err, sizeof(err)), 0);
+	same_runs(c, b, 4, 16);
+	print_message("  2 fast sim-2x2 devices = 1 with 2 micro-batches: 4 steps, same bits\n");
+	wse_train_destroy(a);
+	wse_train_destroy(b);
+	wse_train_destroy(c);
+	assert_int_equal(fast_children(&newest), 0);
+
+	/* meshes that differ */
+	snprintf(body, sizeof(body), "%sruntime.devices = %s, sim:board=sim-4x4,model=fast\n", base, F2);
+	assert_int_equal(wse_train_create(&a, params("d.params", body), NULL, err, sizeof(err)),
+			 WSE_ERROR_NOT_SUPPORTED);
+	expect_message(err, "device 1 (sim:board=sim-4x4,model=fast) has a 4x4 mesh (rows x columns) but device 0 (sim:board=sim-2x2,model=fast) has 2x2");
+	assert_int_equal(fast_children(&newest), 0);
+
+	/* device 1's simulator killed between steps */
+	snprintf(body, sizeof(body), "%sruntime.devices = %s, %s\n", base, F2, F2);
+	assert_int_equal(wse_train_create(&a, params("a.params", body), NULL, err, sizeof(err)), 0);
+	assert_int_equal(wse_train_step(a, NULL), 0);
+	assert_int_equal(fast_children(&newest), 2);
+	assert_int_equal(kill(newest, SIGKILL), 0);
+	for (int k = 0; k < 500 && fast_children(&(pid_t){ 0 }) == 2; k++)
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+	size_t l0, l1;
+	float *before = snapshot(a, &l0);
+
+	assert_true(wse_train_step(a, NULL) < 0);
+	expect_message(wse_train_last_error(a), "device 1 of 2 (sim:board=sim-2x2,model=fast), micro-batch 1: ");
+	float *after = snapshot(a, &l1);
+
+	assert_memory_equal(before, after, l0); /* no update */
+	free(before);
+	free(after);
+	wse_train_destroy(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -816,6 +1073,13 @@ int main(void)
 		cmocka_unit_test(test_step_batch_753),
 		cmocka_unit_test(test_bad_batch_and_spec),
 		cmocka_unit_test(test_step_batch_mesh_fast),
+		cmocka_unit_test(test_devices_ref),
+		cmocka_unit_test(test_devices_step_batch),
+		cmocka_unit_test(test_devices_mesh_fast),
 	};
+
+	/* TR_FILTER: run only the tests matching (cmocka patterns: * and ?) */
+	if (getenv("TR_FILTER"))
+		cmocka_set_test_filter(getenv("TR_FILTER"));
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -43,7 +43,9 @@ expect 2 "--params and --model-dir are required" "$WSETRAIN" --model-dir "$W/x"
 expect 2 "--num-steps is required" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/x"
 expect 2 "must be train or eval" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/x" --mode fly
 expect 2 "not a non-negative integer" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/x" --num-steps ten
-expect 1 "only 1 device is supported" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/x" --num-steps 5 --num-devices 4
+expect 2 "--num-devices '0' is not an integer 1..64" "$WSETRAIN" --params "$W/p.params" --model-dir "$W/x" --num-steps 5 --num-devices 0
+{ cat "$W/p.params"; echo "runtime.devices = sim:board=sim-2x2, sim:board=sim-2x2"; } > "$W/l2.params"
+expect 1 "num_devices 3, but runtime.devices lists 2 devices" "$WSETRAIN" --params "$W/l2.params" --model-dir "$W/x" --num-steps 5 --num-devices 3
 sed 's/^optimizer.lr = .*/optimizer.lr = fast/' "$W/p.params" > "$W/bad.params"
 expect 1 "bad.params:10: optimizer.lr = 'fast'" "$WSETRAIN" --params "$W/bad.params" --model-dir "$W/x" --num-steps 5
 expect 1 "cannot open" "$WSETRAIN" --params "$W/missing.params" --model-dir "$W/x" --num-steps 5
@@ -79,6 +81,23 @@ st=$?; [ $st -eq 137 ] || fail "killed run exited $st, want 137 (SIGKILL)"
 grep -q "resuming from .* at step 20" "$W/b2.err" || fail "b did not resume at step 20"
 cmp "$W/a/model.ckpt" "$W/b/model.ckpt" || fail "resumed checkpoint differs from the uninterrupted run"
 cmp "$W/a/metrics.csv" "$W/b/metrics.csv" || fail "resumed metrics differ"
+
+echo "--- 2 devices (--num-devices 2, or a list of 2) = 1 device with 2 micro-batches"
+sed 's/^train.batch_size = .*/&\ntrain.micro_batches = 2/' "$W/p.params" > "$W/mb2.params"
+"$WSETRAIN" --params "$W/mb2.params" --model-dir "$W/m2" --num-steps 20 2> "$W/m2.err" || { fail "run m2"; cat "$W/m2.err"; }
+"$WSETRAIN" --params "$W/p.params" --model-dir "$W/d2" --num-steps 20 --num-devices 2 2> "$W/d2.err" || { fail "run d2"; cat "$W/d2.err"; }
+"$WSETRAIN" --params "$W/l2.params" --model-dir "$W/l2" --num-steps 20 2> "$W/l2.err" || { fail "run l2"; cat "$W/l2.err"; }
+tail -1 "$W/d2.err"
+for r in d2 l2; do
+	cmp "$W/m2/model.ckpt" "$W/$r/model.ckpt" || fail "$r: checkpoint differs from the 2 micro-batch run"
+	cmp <(cut -d, -f1-3 "$W/m2/metrics.csv") <(cut -d, -f1-3 "$W/$r/metrics.csv") || fail "$r: losses differ"
+done
+grep -q "^20," "$W/d2/metrics.csv" || fail "d2: no step 20 in metrics.csv"
+cp -r "$W/m2" "$W/r2"
+"$WSETRAIN" --params "$W/mb2.params" --model-dir "$W/m2" --num-steps 30 2> "$W/m2.err" || { fail "run m2 to 30"; cat "$W/m2.err"; }
+"$WSETRAIN" --params "$W/p.params" --model-dir "$W/r2" --num-steps 30 --num-devices 2 2> "$W/r2.err" || { fail "resume r2"; cat "$W/r2.err"; }
+grep -q "resuming from .* at step 20" "$W/r2.err" || fail "r2 did not resume at step 20"
+cmp "$W/m2/model.ckpt" "$W/r2/model.ckpt" || fail "1 device's checkpoint resumed on 2 devices differs"
 
 echo "--- SIGKILL during the checkpoint write of step 30, resume (MemoryX file-backed)"
 { cat "$W/p.params"; echo "runtime.memoryx_file = memoryx.bin"; } > "$W/pf.params"

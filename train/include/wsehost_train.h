@@ -35,8 +35,17 @@ typedef struct wse_train wse_train;
 struct wse_train_opts {
 	size_t size;              /* sizeof(struct wse_train_opts) */
 	const char *model_dir;    /* where a file-backed store lives (or NULL) */
-	unsigned num_devices;     /* 0 or 1; more is refused (no data parallel yet) */
+	/* devices trained on together, 1..WSE_TRAIN_MAX_DEVICES; 0: as many
+	 * as runtime.devices lists (1 without a list). Every step then runs
+	 * num_devices * train.micro_batches micro-batches, device d taking
+	 * micro-batches d, d + num_devices, ... on a thread of its own, and
+	 * gives the bits of one device with that many micro-batches
+	 * (docs/training.md, "Several devices"). */
+	unsigned num_devices;
 };
+
+/* Most devices a handle trains on. */
+#define WSE_TRAIN_MAX_DEVICES 64
 
 struct wse_train_metrics {
 	size_t size;              /* sizeof(struct wse_train_metrics) */
@@ -104,6 +113,11 @@ struct wse_train_spec {
 	const char *data_train_x, *data_train_y;
 	const char *data_test_x, *data_test_y;
 	uint32_t data_label_column;
+	/* runtime.devices: the devices' URIs separated by commas (a comma
+	 * followed by a scheme, "sim:", "usb:", ..., starts the next URI), or
+	 * NULL: num_devices devices of the URI runtime.device. Not with
+	 * device. */
+	const char *devices;
 };
 
 /* data.label_column = last */
@@ -116,14 +130,17 @@ WSE_API void wse_train_spec_init(struct wse_train_spec *spec);
 /* Create from a params file. On failure *t is NULL and err (if not NULL)
  * names the file, line and problem. Errors:
  *   WSE_ERROR_INVALID_PARAM  a NULL argument, a bad line, key or value, a
- *                            model that does not match the dataset
+ *                            model that does not match the dataset,
+ *                            num_devices above WSE_TRAIN_MAX_DEVICES or
+ *                            not the count runtime.devices lists
  *   WSE_ERROR_NOT_FOUND      the file, the dataset or the device is missing
  *   WSE_ERROR_IO             the file cannot be read
  *   WSE_ERROR_MALFORMED, TRUNCATED, BAD_MAGIC, VERSION
  *                            a bad dataset file (err names the file, the
  *                            byte offset or line and the problem)
- *   WSE_ERROR_NOT_SUPPORTED  num_devices > 1, or the model or the device
- *                            does not fit the backend
+ *   WSE_ERROR_NOT_SUPPORTED  the model or a device does not fit the
+ *                            backend, or the devices' meshes differ (err
+ *                            names both devices and their rows x columns)
  *   WSE_ERROR_NO_MEM         memory ran out
  *   and the device's errors for the mesh backend (TIMEOUT, NO_DEVICE, ...) */
 WSE_API int wse_train_create(wse_train **t, const char *params_file,
@@ -140,7 +157,7 @@ WSE_API int wse_train_create(wse_train **t, const char *params_file,
 WSE_API int wse_train_create_model(wse_train **t, const struct wse_train_spec *spec,
 				   const struct wse_train_opts *opts, char *err,
 				   size_t errlen);
-/* Release the handle, its device included. NULL is ignored. */
+/* Release the handle, its devices included. NULL is ignored. */
 WSE_API void wse_train_destroy(wse_train *t);
 /* The sentence of the handle's last failure ("" before any; a fixed
  * sentence for a NULL handle). Valid until the next call on t. */
@@ -148,24 +165,30 @@ WSE_API const char *wse_train_last_error(const wse_train *t);
 /* Name of the backend, e.g. "host-reference" ("" for a NULL handle). */
 WSE_API const char *wse_train_backend(const wse_train *t);
 
-/* One optimizer step: train.micro_batches micro-batches of
- * train.batch_size examples, gradients accumulated, then the update.
- * Errors: INVALID_PARAM (t NULL), NOT_SUPPORTED (a handle without a
- * dataset), and the backend's. */
+/* One optimizer step: num_devices * train.micro_batches micro-batches of
+ * train.batch_size examples, gradients accumulated in micro-batch order,
+ * then the update. Errors: INVALID_PARAM (t NULL), NOT_SUPPORTED (a handle
+ * without a dataset), and the backend's (with several devices the last
+ * error names the device that failed). */
 WSE_API int wse_train_step(wse_train *t, struct wse_train_metrics *m);
-/* Evaluate on the first max_examples test examples (0 = all). Errors: as
+/* Evaluate on the first max_examples test examples (0 = all), in batches
+ * of the batch size dealt to the devices as a step's micro-batches. Errors: as
  * wse_train_step, and the test split's (NOT_FOUND, MALFORMED, IO, ...;
  * NOT_FOUND when data.test_x is not given). */
 WSE_API int wse_train_eval(wse_train *t, uint32_t max_examples,
 			   struct wse_train_metrics *m);
 /*
  * One optimizer step on the caller's n examples: x is [n, inputs] float32,
- * row-major; labels[e] in 0..classes-1; 1 <= n <= the batch size. The loss
- * is averaged over the n examples (micro_batches does not apply). Errors:
+ * row-major; labels[e] in 0..classes-1; 1 <= n <= the batch size times
+ * num_devices. The loss is averaged over the n examples (micro_batches
+ * does not apply). With N devices, n must be a multiple of N: device d
+ * takes examples d * n / N .. (d + 1) * n / N - 1 as one micro-batch.
+ * Errors:
  *   WSE_ERROR_INVALID_PARAM  t, x or labels NULL, or n 0
- *   WSE_ERROR_RANGE          n above the batch size, or a label < 0 or
- *                            >= classes (the last error names the example
- *                            and its label)
+ *   WSE_ERROR_RANGE          n above the batch size (times num_devices),
+ *                            n not a multiple of num_devices, or a label
+ *                            < 0 or >= classes (the last error names the
+ *                            example and its label)
  *   and the backend's (NO_MEM; the device's errors on the mesh backend).
  * On error the weights, the optimizer state and the step are unchanged.
  */

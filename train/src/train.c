@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,6 +48,11 @@ struct tr_params {
 	char backend[32];
 	unsigned rows, cols;
 	char device[256];       /* mesh backend: device URI ("" = default simulator) */
+	/* runtime.devices, split: uri[0..nuri-1] point into devlist (nuri 0:
+	 * no list; the handle's devices then all take device) */
+	char devlist[2048];
+	unsigned nuri;
+	const char *uri[WSE_TRAIN_MAX_DEVICES];
 	int timeout_ms;         /* mesh backend: bound of every wait on the device */
 	char memoryx_file[1024];
 	/* every key = value of the file, for wse_train_get_param */
@@ -55,10 +61,29 @@ struct tr_params {
 	char val[TR_MAX_KEYS][256];
 };
 
+/* One pass of a round (run_round): device dev runs micro-batch (or
+ * evaluation batch) mb on a thread of its own. */
+struct tr_job {
+	wse_train *t;
+	unsigned dev, mb;
+	const struct train_ref_net *net;
+	const float *x;
+	const uint8_t *y;
+	unsigned B, norm;
+	struct train_ref_out o;
+	int rc;
+	char err[512];
+};
+
 struct wse_train {
 	struct tr_params p;
-	const struct train_backend_ops *be; /* NULL until the backend is open */
-	void *bs;                           /* the backend's state */
+	const struct train_backend_ops *be; /* NULL until the backends open */
+	unsigned req_dev;                   /* opts->num_devices (0: from the list) */
+	unsigned ndev;                      /* devices trained on */
+	unsigned nopen;                     /* bs[0..nopen-1] are open */
+	void *bs[WSE_TRAIN_MAX_DEVICES];    /* the backend's state, per device */
+	const char *dev_uri[WSE_TRAIN_MAX_DEVICES]; /* each device's URI */
+	struct tr_job *jobs;                /* [ndev] */
 	struct mx_store st;
 	int iw[TRAIN_REF_MAX_LAYERS], ib[TRAIN_REF_MAX_LAYERS];
 	int s1[2 * TRAIN_REF_MAX_LAYERS], s2[2 * TRAIN_REF_MAX_LAYERS];
@@ -69,9 +94,10 @@ struct wse_train {
 	uint32_t *perm;
 	uint64_t perm_epoch;
 	float *g[2 * TRAIN_REF_MAX_LAYERS];   /* accumulated gradients */
-	float *gt[2 * TRAIN_REF_MAX_LAYERS];  /* one micro-batch's */
-	float *xb;
-	uint8_t *yb;
+	/* per device: its micro-batch's gradients */
+	float *gt[WSE_TRAIN_MAX_DEVICES][2 * TRAIN_REF_MAX_LAYERS];
+	float *xb;    /* [ndev * batch, inputs]: device d's at d * batch */
+	uint8_t *yb;  /* [ndev * batch] */
 	long fault_kill_step;
 	long fault_ckpt_step;
 	long long fault_ckpt_bytes;
@@ -233,6 +259,66 @@ static int num_set(const struct tr_num *d, struct wse_train_spec *s, const char 
 	return 0;
 }
 
+/* s begins a device URI: a scheme ("sim", "usb", ...) and ':' before any
+ * '=' or ','. */
+static int uri_start(const char *s)
+{
+	if (*s < 'a' || *s > 'z')
+		return 0;
+	while ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '+' || *s == '-' ||
+	       *s == '.')
+		s++;
+	return *s == ':';
+}
+
+static void trim_end(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = 0;
+}
+
+/* Split the runtime.devices list v into buf, uri[0..*n-1] pointing into
+ * it. The URIs are separated by commas; a comma that is not followed by a
+ * scheme belongs to the URI (sim:board=sim-2x2,model=fast). Returns NULL
+ * or the problem. */
+static const char *devices_parse(const char *v, char *buf, size_t size, const char **uri,
+				 unsigned *n)
+{
+	char *q = buf;
+
+	*n = 0;
+	if (strlen(v) >= size)
+		return "list too long";
+	snprintf(buf, size, "%s", v);
+	for (;;) {
+		char *piece = q, *comma;
+
+		while (*piece == ' ' || *piece == '\t')
+			piece++;
+		comma = strchr(piece, ',');
+		if (*piece == ',' || !*piece)
+			return "an empty entry: each device must be a URI such as sim:board=sim-4x4";
+		if (*n == 0 || uri_start(piece)) {
+			if (!uri_start(piece))
+				return "each device must be a URI such as sim:board=sim-4x4, separated by commas";
+			if (*n == WSE_TRAIN_MAX_DEVICES)
+				return "more than 64 devices";
+			if (*n) {
+				q[-1] = 0; /* the comma ending the previous URI */
+				trim_end((char *)uri[*n - 1]);
+			}
+			uri[(*n)++] = piece;
+		}
+		if (!comma)
+			break;
+		q = comma + 1;
+	}
+	trim_end((char *)uri[*n - 1]);
+	return NULL;
+}
+
 void wse_train_spec_init(struct wse_train_spec *s)
 {
 	if (!s)
@@ -319,6 +405,14 @@ static const char *params_set(struct wse_train_spec *s, const char *k, const cha
 		if (strlen(v) >= sizeof(((struct tr_params *)0)->device))
 			return "URI too long";
 		s->device = v;
+	} else if (!strcmp(k, "runtime.devices")) {
+		char buf[sizeof(((struct tr_params *)0)->devlist)];
+		const char *uri[WSE_TRAIN_MAX_DEVICES];
+		const char *why = devices_parse(v, buf, sizeof(buf), uri, &(unsigned){ 0 });
+
+		if (why)
+			return why;
+		s->devices = v;
 	} else if (!strcmp(k, "runtime.mesh")) {
 		unsigned r, c;
 		char x;
@@ -406,6 +500,9 @@ static int params_load(wse_train *t, const char *path, struct wse_train_spec *s)
 		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
 			       "params %s: model.layers is missing (e.g. model.layers = 196, 64, 10)",
 			       path);
+	if (s->device && s->devices)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "params %s: runtime.device and runtime.devices: give one of them", path);
 	if (s->data_format && strcmp(s->data_format, "fmnist")) {
 		/* the caller's files: checked against the model when read */
 		if (wse_train_get_param(t, "data.dir"))
@@ -551,6 +648,17 @@ static int spec_apply(wse_train *t, const struct wse_train_spec *s)
 		return rc;
 	if ((rc = spec_files(t, s)))
 		return rc;
+	p->nuri = 0;
+	if (s->devices) {
+		const char *why = s->device && *s->device
+					  ? "not with spec.device (runtime.device)"
+					  : devices_parse(s->devices, p->devlist, sizeof(p->devlist),
+							  p->uri, &p->nuri);
+
+		if (why)
+			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+				       "spec.devices (runtime.devices) = '%s': %s", s->devices, why);
+	}
 	p->label_column = s->data_label_column;
 	p->has_data = p->data_dir[0] || p->train_x[0];
 	if (p->data_dir[0]) {
@@ -608,7 +716,7 @@ static wse_train *tr_new(const char *fn, const struct wse_train_opts *opts, int 
 			 size_t errlen)
 {
 	unsigned ndev = (opts && opts->size >= offsetof(struct wse_train_opts, num_devices) +
-				     sizeof(unsigned)) ? opts->num_devices : 1;
+				     sizeof(unsigned)) ? opts->num_devices : 0;
 	wse_train *t = calloc(1, sizeof(*t));
 
 	if (!t) {
@@ -619,16 +727,88 @@ static wse_train *tr_new(const char *fn, const struct wse_train_opts *opts, int 
 	}
 	mx_store_init(&t->st);
 	fault_env(t);
-	if (ndev > 1) {
-		*rc = tr_fail(t, WSE_ERROR_NOT_SUPPORTED,
-			      "num-devices %u: data-parallel training over several devices is not available yet; use 1",
-			      ndev);
-		if (err && errlen)
-			snprintf(err, errlen, "%s", t->err);
-		wse_train_destroy(t);
-		return NULL;
-	}
+	t->req_dev = ndev;
 	return t;
+}
+
+/* The device count and each device's URI, from opts->num_devices and
+ * runtime.device or runtime.devices. */
+static int devices_resolve(wse_train *t)
+{
+	struct tr_params *p = &t->p;
+	unsigned N = t->req_dev;
+
+	if (p->nuri) {
+		if (N && N != p->nuri)
+			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+				       "num_devices %u, but runtime.devices lists %u devices", N,
+				       p->nuri);
+		N = p->nuri;
+	} else if (N > WSE_TRAIN_MAX_DEVICES) {
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM, "num_devices %u: at most %u devices", N,
+			       WSE_TRAIN_MAX_DEVICES);
+	}
+	t->ndev = N ? N : 1;
+	for (unsigned d = 0; d < t->ndev; d++)
+		t->dev_uri[d] = p->nuri ? p->uri[d] : p->device;
+	return 0;
+}
+
+/* Device d's name in errors: its URI, or the backend's name. */
+static const char *dev_name(const wse_train *t, unsigned d)
+{
+	if (strcmp(t->p.backend, "mesh"))
+		return t->p.backend;
+	return *t->dev_uri[d] ? t->dev_uri[d] : "the default device";
+}
+
+/* t->err, prefixed with device d when the handle has several. */
+static int dev_fail(wse_train *t, int rc, unsigned d, const char *what, const char *msg)
+{
+	if (t->ndev == 1) {
+		if (msg != t->err)
+			snprintf(t->err, sizeof(t->err), "%s", msg);
+		return rc;
+	}
+	char m[sizeof(t->err)];
+
+	snprintf(m, sizeof(m), "%s", msg);
+	return tr_fail(t, rc, "device %u of %u (%s)%s: %s", d, t->ndev, dev_name(t, d), what, m);
+}
+
+/* Open the backend once per device; every device must have the first
+ * one's mesh. */
+static int devices_open(wse_train *t)
+{
+	struct tr_params *p = &t->p;
+	const struct train_backend_ops *be = train_backend_find(p->backend);
+
+	if (!be)
+		return tr_fail(t, WSE_ERROR_NOT_SUPPORTED, "runtime.backend %s: no such backend",
+			       p->backend);
+	t->be = be;
+	for (unsigned d = 0; d < t->ndev; d++) {
+		struct train_backend_cfg cfg = {
+			.device = t->dev_uri[d], .timeout_ms = p->timeout_ms,
+			.nlayers = p->nlayers, .dims = p->dims, .max_batch = p->batch,
+			.rows = p->rows, .cols = p->cols,
+		};
+		int rc = be->open(&t->bs[d], &cfg, t->err, sizeof(t->err));
+
+		if (rc)
+			return dev_fail(t, rc, d, "", t->err);
+		t->nopen++;
+		if (d == 0) {
+			p->rows = cfg.rows; /* the reference order follows the device */
+			p->cols = cfg.cols;
+		} else if (cfg.rows != p->rows || cfg.cols != p->cols) {
+			return tr_fail(t, WSE_ERROR_NOT_SUPPORTED,
+				       "device %u (%s) has a %ux%u mesh (rows x columns) but device 0 (%s) has %ux%u: all devices must have the same mesh",
+				       d, dev_name(t, d), cfg.rows, cfg.cols, dev_name(t, 0), p->rows,
+				       p->cols);
+		}
+	}
+	return 0;
 }
 
 /* Build the handle t from the spec (checked by spec_apply): MemoryX,
@@ -723,40 +903,32 @@ static int tr_build(wse_train **out, wse_train *t, const struct wse_train_spec *
 		}
 		fm_epoch_order(t->train.n, p->shuffle, p->shuffle_seed, 0, t->perm);
 	}
-	t->xb = malloc((size_t)p->batch * p->dims[0] * sizeof(float));
-	t->yb = malloc(p->batch);
-	if (!t->xb || !t->yb) {
+	if ((rc = devices_resolve(t)))
+		goto fail;
+	unsigned N = t->ndev;
+
+	t->xb = malloc((size_t)N * p->batch * p->dims[0] * sizeof(float));
+	t->yb = malloc((size_t)N * p->batch);
+	t->jobs = calloc(N, sizeof(*t->jobs));
+	if (!t->xb || !t->yb || !t->jobs) {
 		rc = tr_fail(t, WSE_ERROR_NO_MEM, "out of memory");
 		goto fail;
 	}
 	for (unsigned q = 0; q < 2 * p->nlayers; q++) {
 		size_t n = t->st.t[q % 2 ? t->ib[q / 2] : t->iw[q / 2]].count;
 
-		t->g[q] = calloc(n, sizeof(float));
-		t->gt[q] = calloc(n, sizeof(float));
-		if (!t->g[q] || !t->gt[q]) {
+		if (!(t->g[q] = calloc(n, sizeof(float)))) {
 			rc = tr_fail(t, WSE_ERROR_NO_MEM, "out of memory");
 			goto fail;
 		}
+		for (unsigned d = 0; d < N; d++)
+			if (!(t->gt[d][q] = calloc(n, sizeof(float)))) {
+				rc = tr_fail(t, WSE_ERROR_NO_MEM, "out of memory");
+				goto fail;
+			}
 	}
-	struct train_backend_cfg cfg = {
-		.device = p->device, .timeout_ms = p->timeout_ms,
-		.nlayers = p->nlayers, .dims = p->dims, .max_batch = p->batch,
-		.rows = p->rows, .cols = p->cols,
-	};
-	const struct train_backend_ops *be = train_backend_find(p->backend);
-
-	if (!be) {
-		rc = tr_fail(t, WSE_ERROR_NOT_SUPPORTED, "runtime.backend %s: no such backend",
-			     p->backend);
+	if ((rc = devices_open(t)))
 		goto fail;
-	}
-	rc = be->open(&t->bs, &cfg, t->err, sizeof(t->err));
-	if (rc)
-		goto fail;
-	t->be = be;
-	p->rows = cfg.rows; /* the reference order follows the device */
-	p->cols = cfg.cols;
 	*out = t;
 	return 0;
 fail:
@@ -821,8 +993,8 @@ void wse_train_destroy(wse_train *t)
 {
 	if (!t)
 		return;
-	if (t->be)
-		t->be->close(t->bs);
+	for (unsigned d = 0; d < t->nopen; d++)
+		t->be->close(t->bs[d]);
 	mx_store_free(&t->st);
 	fm_free(&t->train);
 	fm_free(&t->test);
@@ -831,8 +1003,10 @@ void wse_train_destroy(wse_train *t)
 	free(t->yb);
 	for (unsigned q = 0; q < 2 * TRAIN_REF_MAX_LAYERS; q++) {
 		free(t->g[q]);
-		free(t->gt[q]);
+		for (unsigned d = 0; d < WSE_TRAIN_MAX_DEVICES; d++)
+			free(t->gt[d][q]);
 	}
+	free(t->jobs);
 	free(t);
 }
 
@@ -886,16 +1060,92 @@ const struct train_backend_ops *train_backend_find(const char *name)
 	return NULL;
 }
 
-/* One pass on the configured backend. */
-static int backend_pass(wse_train *t, const struct train_ref_net *net, const float *x,
-			const uint8_t *labels, unsigned B, unsigned norm,
-			struct train_ref_out *o)
+static void *job_run(void *arg)
 {
-	return t->be->pass(t->bs, net, x, labels, B, norm, o, t->err, sizeof(t->err));
+	struct tr_job *j = arg;
+
+	j->rc = j->t->be->pass(j->t->bs[j->dev], j->net, j->x, j->y, j->B, j->norm, &j->o,
+			       j->err, sizeof(j->err));
+	return NULL;
 }
 
-/* Next batch of the training stream, in the epoch's order. */
-static void next_batch(wse_train *t)
+/* Job d (d < n) of t->jobs: device d's pass of batch mb, x and y from
+ * device d's part of t->xb and t->yb unless given, its gradients into g
+ * (mb 0 of a step) or t->gt[d] when grads, the weights from net (MemoryX's
+ * copy, which every device reads). */
+static struct tr_job *job_init(wse_train *t, unsigned d, unsigned mb,
+			       const struct train_ref_net *net, unsigned B, unsigned norm,
+			       int grads)
+{
+	struct tr_job *j = &t->jobs[d];
+
+	memset(j, 0, sizeof(*j));
+	j->t = t;
+	j->dev = d;
+	j->mb = mb;
+	j->net = net;
+	j->x = t->xb + (size_t)d * t->p.batch * t->p.dims[0];
+	j->y = t->yb + (size_t)d * t->p.batch;
+	j->B = B;
+	j->norm = norm;
+	for (unsigned l = 0; grads && l < t->p.nlayers; l++) {
+		j->o.dw[l] = mb ? t->gt[d][2 * l] : t->g[2 * l];
+		j->o.db[l] = mb ? t->gt[d][2 * l + 1] : t->g[2 * l + 1];
+	}
+	return j;
+}
+
+/* Run jobs 0..n-1 at the same time, each on a thread of its own (job 0
+ * on the caller's), and join them all. Returns 0 or the error of the
+ * first failed job in job order, whose device the last error names. */
+static int run_round(wse_train *t, unsigned n, const char *what)
+{
+	pthread_t th[WSE_TRAIN_MAX_DEVICES];
+	int started[WSE_TRAIN_MAX_DEVICES] = { 0 };
+
+	for (unsigned d = 1; d < n; d++)
+		started[d] = pthread_create(&th[d], NULL, job_run, &t->jobs[d]) == 0;
+	job_run(&t->jobs[0]);
+	for (unsigned d = 1; d < n; d++) {
+		if (started[d])
+			pthread_join(th[d], NULL);
+		else
+			job_run(&t->jobs[d]); /* no thread: run it here */
+	}
+	for (unsigned d = 0; d < n; d++) {
+		const struct tr_job *j = &t->jobs[d];
+
+		if (j->rc) {
+			char w[64];
+
+			snprintf(w, sizeof(w), ", %s %u", what, j->mb);
+			return dev_fail(t, j->rc, d, w, j->err);
+		}
+	}
+	return 0;
+}
+
+/* Fold jobs 0..n-1 into the step's sums, in job order: the gradients of
+ * every job but mb 0's added into g, the loss, correct count and
+ * cycles. */
+static void fold_round(wse_train *t, unsigned n, int grads, float *loss_sum, uint32_t *correct,
+		       uint64_t *cycles)
+{
+	for (unsigned d = 0; d < n; d++) {
+		const struct tr_job *j = &t->jobs[d];
+
+		if (grads && j->mb)
+			for (unsigned q = 0; q < 2 * t->p.nlayers; q++)
+				mx_grad_accumulate(t->st.t[q % 2 ? t->ib[q / 2] : t->iw[q / 2]].count,
+						   t->g[q], t->gt[d][q]);
+		*loss_sum = *loss_sum + j->o.loss_sum;
+		*correct += j->o.correct;
+		*cycles += j->o.cycles;
+	}
+}
+
+/* Next batch of the training stream, in the epoch's order, into x and y. */
+static void next_batch(wse_train *t, float *xb, uint8_t *yb)
 {
 	unsigned nf = t->p.dims[0];
 
@@ -911,8 +1161,8 @@ static void next_batch(wse_train *t)
 		}
 		uint32_t k = t->perm[t->pos++];
 
-		memcpy(t->xb + (size_t)e * nf, t->train.x + (size_t)k * nf, nf * sizeof(float));
-		t->yb[e] = t->train.y[k];
+		memcpy(xb + (size_t)e * nf, t->train.x + (size_t)k * nf, nf * sizeof(float));
+		yb[e] = t->train.y[k];
 	}
 }
 
@@ -966,32 +1216,24 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 		return no_dataset(t, "wse_train_step");
 	struct tr_params *p = &t->p;
 	struct train_ref_net net;
-	unsigned L = p->nlayers, norm = p->batch * p->micro;
+	unsigned N = t->ndev, norm = p->batch * p->micro * N;
 	float loss_sum = 0.0f;
 	uint32_t correct = 0;
 	uint64_t cycles = 0;
 
 	ref_net(t, &net);
-	for (unsigned mb = 0; mb < p->micro; mb++) {
-		struct train_ref_out o;
+	/* round r: device d runs micro-batch r * N + d */
+	for (unsigned r = 0; r < p->micro; r++) {
+		for (unsigned d = 0; d < N; d++) {
+			struct tr_job *j = job_init(t, d, r * N + d, &net, p->batch, norm, 1);
 
-		memset(&o, 0, sizeof(o));
-		for (unsigned l = 0; l < L; l++) {
-			o.dw[l] = mb ? t->gt[2 * l] : t->g[2 * l];
-			o.db[l] = mb ? t->gt[2 * l + 1] : t->g[2 * l + 1];
+			next_batch(t, (float *)j->x, (uint8_t *)j->y);
 		}
-		next_batch(t);
-		int rc = backend_pass(t, &net, t->xb, t->yb, p->batch, norm, &o);
+		int rc = run_round(t, N, "micro-batch");
 
 		if (rc)
 			return rc;
-		if (mb)
-			for (unsigned q = 0; q < 2 * L; q++)
-				mx_grad_accumulate(t->st.t[q % 2 ? t->ib[q / 2] : t->iw[q / 2]].count,
-						   t->g[q], t->gt[q]);
-		loss_sum = loss_sum + o.loss_sum;
-		correct += o.correct;
-		cycles += o.cycles;
+		fold_round(t, N, 1, &loss_sum, &correct, &cycles);
 	}
 	if (t->fault_kill_step >= 0 && t->step + 1 == (uint64_t)t->fault_kill_step)
 		raise(SIGKILL); /* fault injection: killed mid-step */
@@ -1009,24 +1251,29 @@ static int eval_passes(wse_train *t, const float *x, const uint8_t *y8, const in
 	float loss_sum = 0.0f;
 	uint32_t correct = 0;
 	uint64_t cycles = 0;
+	const uint32_t bs = t->p.batch;
 
 	ref_net(t, &net);
-	for (uint32_t e = 0; e < n; e += t->p.batch) {
-		unsigned B = n - e < t->p.batch ? n - e : t->p.batch;
-		struct train_ref_out o;
+	/* batch k (examples k * bs ...) on device k % N, N batches a round */
+	for (uint32_t e0 = 0; e0 < n; e0 += bs * t->ndev) {
+		unsigned nj = 0;
 
-		memset(&o, 0, sizeof(o));
-		if (y32)
-			for (unsigned k = 0; k < B; k++)
-				t->yb[k] = (uint8_t)y32[e + k];
-		int rc = backend_pass(t, &net, x + (size_t)e * t->p.dims[0], y32 ? t->yb : y8 + e,
-				      B, B, &o);
+		for (uint32_t e = e0; nj < t->ndev && e < n; e += bs, nj++) {
+			unsigned B = n - e < bs ? n - e : bs;
+			struct tr_job *j = job_init(t, nj, e / bs, &net, B, B, 0);
+
+			j->x = x + (size_t)e * t->p.dims[0];
+			if (y32)
+				for (unsigned k = 0; k < B; k++)
+					((uint8_t *)j->y)[k] = (uint8_t)y32[e + k];
+			else
+				j->y = y8 + e;
+		}
+		int rc = run_round(t, nj, "batch");
 
 		if (rc)
 			return rc;
-		loss_sum = loss_sum + o.loss_sum;
-		correct += o.correct;
-		cycles += o.cycles;
+		fold_round(t, nj, 0, &loss_sum, &correct, &cycles);
 	}
 	put_metrics(m, t->step, loss_sum, n, correct, cycles);
 	return 0;
@@ -1070,8 +1317,12 @@ static int check_batch(wse_train *t, const char *fn, const float *x, const int32
 	if (n == 0)
 		return tr_fail(t, WSE_ERROR_INVALID_PARAM, "%s: no examples (n = 0)", fn);
 	if (n > max_n)
-		return tr_fail(t, WSE_ERROR_RANGE, "%s: n = %u examples, above the batch size %u",
-			       fn, n, max_n);
+		return t->ndev > 1
+			       ? tr_fail(t, WSE_ERROR_RANGE,
+					 "%s: n = %u examples, above the batch size %u times the %u devices",
+					 fn, n, t->p.batch, t->ndev)
+			       : tr_fail(t, WSE_ERROR_RANGE,
+					 "%s: n = %u examples, above the batch size %u", fn, n, max_n);
 	uint32_t K = t->p.dims[t->p.nlayers];
 
 	for (uint32_t e = 0; e < n; e++)
@@ -1087,26 +1338,35 @@ int wse_train_step_batch(wse_train *t, const float *x, const int32_t *labels, ui
 {
 	if (!t)
 		return WSE_ERROR_INVALID_PARAM;
-	int rc = check_batch(t, "wse_train_step_batch", x, labels, n, t->p.batch);
+	const unsigned N = t->ndev;
+	int rc = check_batch(t, "wse_train_step_batch", x, labels, n, t->p.batch * N);
 
 	if (rc)
 		return rc;
+	if (n % N)
+		return tr_fail(t, WSE_ERROR_RANGE,
+			       "wse_train_step_batch: n = %u examples is not a multiple of the %u devices (each device takes n / %u)",
+			       n, N, N);
 	struct train_ref_net net;
-	struct train_ref_out o;
+	float loss_sum = 0.0f;
+	uint32_t correct = 0, per = n / N;
+	uint64_t cycles = 0;
 
 	ref_net(t, &net);
-	memset(&o, 0, sizeof(o));
-	for (unsigned l = 0; l < t->p.nlayers; l++) {
-		o.dw[l] = t->g[2 * l];
-		o.db[l] = t->g[2 * l + 1];
+	/* device d: examples d * per .. (d + 1) * per - 1, micro-batch d */
+	for (unsigned d = 0; d < N; d++) {
+		struct tr_job *j = job_init(t, d, d, &net, per, n, 1);
+
+		j->x = x + (size_t)d * per * t->p.dims[0];
+		for (uint32_t e = 0; e < per; e++) /* checked: < classes <= 256 */
+			((uint8_t *)j->y)[e] = (uint8_t)labels[(size_t)d * per + e];
 	}
-	for (uint32_t e = 0; e < n; e++)
-		t->yb[e] = (uint8_t)labels[e]; /* checked: < classes <= 256 */
-	rc = backend_pass(t, &net, x, t->yb, n, n, &o);
+	rc = run_round(t, N, "micro-batch");
 	if (rc)
 		return rc;
+	fold_round(t, N, 1, &loss_sum, &correct, &cycles);
 	opt_update(t);
-	put_metrics(m, t->step, o.loss_sum, n, o.correct, o.cycles);
+	put_metrics(m, t->step, loss_sum, n, correct, cycles);
 	return 0;
 }
 

@@ -16,8 +16,10 @@
  * picks the table by the params' runtime.backend (train_backend_find())
  * and calls nothing of a backend but its table.
  *
- * Calls on one backend state come from one thread at a time (the training
- * handle's). Errors are negative enum wse_error values (wsehost.h); err
+ * A handle on N devices opens N states. Calls on one state come from one
+ * thread at a time; passes on different states run at the same time, each
+ * on a thread of its own, reading the same weights (net) and writing
+ * their own out. Errors are negative enum wse_error values (wsehost.h); err
  * receives a sentence for wse_train_last_error().
  */
 #ifndef WSE_TRAIN_BACKEND_H

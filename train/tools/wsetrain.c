@@ -3,7 +3,7 @@
  * wsetrain - train and evaluate a model with libwsehost (docs/training.md).
  *
  *   wsetrain --params FILE --model-dir DIR [--num-steps N] [--mode train|eval]
- *            [--num-devices 1]
+ *            [--num-devices N]
  *
  * train: resumes from DIR/model.ckpt when it exists, runs until the model
  * has done N optimizer steps, checkpoints every run.checkpoint_steps steps
@@ -27,12 +27,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: wsetrain --params FILE --model-dir DIR [--num-steps N]\n"
-		"                [--mode train|eval] [--num-devices 1]\n"
+		"                [--mode train|eval] [--num-devices N]\n"
 		"  --params FILE     model, data, optimizer and runtime settings (docs/training.md)\n"
 		"  --model-dir DIR   checkpoint (model.ckpt), metrics.csv, curves.svg, eval.csv\n"
 		"  --num-steps N     train until the model has done N steps (train mode)\n"
 		"  --mode MODE       train (default) or eval\n"
-		"  --num-devices N   devices to train on; only 1 in this version\n");
+		"  --num-devices N   devices trained on together (default: as many as\n"
+		"                    runtime.devices lists, or 1)\n");
 }
 
 static double now_s(void)
@@ -218,7 +219,7 @@ int main(int argc, char **argv)
 		{ 0, 0, 0, 0 },
 	};
 	const char *params = NULL, *dir = NULL, *mode = "train";
-	unsigned long long ndev = 1, nsteps = 0;
+	unsigned long long ndev = 0, nsteps = 0;
 	int have_steps = 0, c;
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -227,8 +228,9 @@ int main(int argc, char **argv)
 		case 'm': dir = optarg; break;
 		case 'o': mode = optarg; break;
 		case 'd':
-			if (parse_ulong(optarg, &ndev) || ndev == 0) {
-				fprintf(stderr, "wsetrain: --num-devices '%s' is not a positive integer\n", optarg);
+			if (parse_ulong(optarg, &ndev) || ndev == 0 || ndev > WSE_TRAIN_MAX_DEVICES) {
+				fprintf(stderr, "wsetrain: --num-devices '%s' is not an integer 1..%d\n", optarg,
+					WSE_TRAIN_MAX_DEVICES);
 				return 2;
 			}
 			break;
@@ -260,12 +262,6 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "train") && !have_steps) {
 		fprintf(stderr, "wsetrain: --num-steps is required in train mode\n");
 		return 2;
-	}
-	if (ndev > 1) {
-		fprintf(stderr,
-			"wsetrain: --num-devices %llu: data-parallel training over several devices is not available yet; only 1 device is supported\n",
-			ndev);
-		return 1;
 	}
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		fprintf(stderr, "wsetrain: cannot create model directory %s: %s\n", dir, strerror(errno));
