@@ -2,6 +2,8 @@
 # wsetrain on the mesh backend (wsemu-sim): runs killed with SIGKILL during
 # training and during a checkpoint write resume to the same checkpoint,
 # byte for byte, as an uninterrupted run, and leave no simulator behind;
+# on the functional model, 2 devices (killed and resumed too) give the
+# checkpoint of one with 2 micro-batches;
 # a model that does not fit and a device that cannot be opened give clear
 # errors. Environment: WSETRAIN, WSEMU_SIM, WSEMU_FAST, TR_FM_DIR, WORK, and
 # WSE_TEST_DEVICE (default sim:board=sim-2x2, the RTL model).
@@ -63,6 +65,26 @@ sleep 1
 "$WSETRAIN" --params "$W/p.params" --model-dir "$W/c" --num-steps $N 2> "$W/c2.err" || { fail "resume c"; cat "$W/c2.err"; }
 grep -q "resuming from .* at step 2" "$W/c2.err" || fail "c did not resume at step 2"
 cmp "$W/a/model.ckpt" "$W/c/model.ckpt" || fail "resumed checkpoint differs from the uninterrupted run"
+
+case ${WSE_TEST_DEVICE:-} in
+*model=fast*)
+	echo "--- 2 devices (--num-devices 2) = 1 device with 2 micro-batches; SIGKILL (step 3), resume"
+	sed 's/^train.batch_size = .*/&\ntrain.micro_batches = 2/' "$W/p.params" > "$W/mb2.params"
+	"$WSETRAIN" --params "$W/mb2.params" --model-dir "$W/m2" --num-steps $N 2> "$W/m2.err" || { fail "run m2"; cat "$W/m2.err"; }
+	"$WSETRAIN" --params "$W/p.params" --model-dir "$W/d2" --num-steps $N --num-devices 2 2> "$W/d2.err" ||
+		{ fail "run d2"; cat "$W/d2.err"; }
+	grep -q "backend mesh on 2 devices of .* ($model)" "$W/d2.err" || fail "run d2 did not say it ran on 2 devices"
+	cmp "$W/m2/model.ckpt" "$W/d2/model.ckpt" || fail "2 devices: checkpoint differs from the 2 micro-batch run"
+	WSE_TRAIN_FAULT_KILL_STEP=3 "$WSETRAIN" --params "$W/p.params" --model-dir "$W/e2" --num-steps $N --num-devices 2 2> "$W/e1.err"
+	st=$?; [ $st -eq 137 ] || fail "killed 2-device run exited $st, want 137 (SIGKILL)"
+	sleep 1
+	[ "$(sims)" -eq "$before" ] || fail "a simulator outlived the killed 2-device wsetrain"
+	"$WSETRAIN" --params "$W/p.params" --model-dir "$W/e2" --num-steps $N --num-devices 2 2> "$W/e2.err" ||
+		{ fail "resume e2"; cat "$W/e2.err"; }
+	grep -q "resuming from .* at step 2" "$W/e2.err" || fail "e2 did not resume at step 2"
+	cmp "$W/m2/model.ckpt" "$W/e2/model.ckpt" || fail "2 devices: resumed checkpoint differs"
+	;;
+esac
 
 echo "--- bad inputs"
 sed "s/^model.layers = .*/model.layers = 196, 4096, 10/; s/^train.batch_size = .*/train.batch_size = 256/" \

@@ -350,13 +350,21 @@ int main(int argc, char **argv)
 		}
 	}
 	const char *dev = wse_train_get_param(t, "runtime.device");
+	const char *devs = wse_train_get_param(t, "runtime.devices");
+	char on[64] = "";
 
-	if (!strcmp(wse_train_backend(t), "mesh"))
-		fprintf(stderr, "wsetrain: backend mesh on %s (%s), steps %llu -> %llu\n",
-			dev && *dev ? dev : "sim:board=sim-4x4", device_model(dev), first, nsteps);
-	else
-		fprintf(stderr, "wsetrain: backend %s, steps %llu -> %llu\n", wse_train_backend(t),
+	if (ndev > 1)
+		snprintf(on, sizeof(on), " on %llu devices", ndev);
+	if (!strcmp(wse_train_backend(t), "mesh") && devs)
+		fprintf(stderr, "wsetrain: backend mesh on the devices %s, steps %llu -> %llu\n", devs,
 			first, nsteps);
+	else if (!strcmp(wse_train_backend(t), "mesh"))
+		fprintf(stderr, "wsetrain: backend mesh%s%s %s (%s), steps %llu -> %llu\n", on,
+			ndev > 1 ? " of" : " on", dev && *dev ? dev : "sim:board=sim-4x4",
+			device_model(dev), first, nsteps);
+	else
+		fprintf(stderr, "wsetrain: backend %s%s, steps %llu -> %llu\n", wse_train_backend(t),
+			on, first, nsteps);
 	FILE *mf = fopen(csv, "a");
 
 	if (!mf) {
