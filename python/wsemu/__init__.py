@@ -69,6 +69,14 @@ class _Spec(ctypes.Structure):
     ]
 
 
+class _Opts(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("model_dir", ctypes.c_char_p),
+        ("num_devices", ctypes.c_uint),
+    ]
+
+
 class _Metrics(ctypes.Structure):
     _fields_ = [
         ("size", ctypes.c_size_t),
@@ -120,7 +128,7 @@ def _load():
     sig = {
         "wse_train_spec_init": (None, [ctypes.POINTER(_Spec)]),
         "wse_train_create_model": (ctypes.c_int, [ctypes.POINTER(ctypes.c_void_p),
-                                                  ctypes.POINTER(_Spec), ctypes.c_void_p,
+                                                  ctypes.POINTER(_Spec), ctypes.POINTER(_Opts),
                                                   ctypes.c_char_p, ctypes.c_size_t]),
         "wse_train_destroy": (None, [ctypes.c_void_p]),
         "wse_train_last_error": (ctypes.c_char_p, [ctypes.c_void_p]),
@@ -181,7 +189,10 @@ class Trainer:
     momentum, beta1, beta2, eps, weight_decay as the params file's
     optimizer.* keys (None: their defaults). batch_size bounds the examples
     of one step. backend: "host-reference" or "mesh"; device: the mesh
-    backend's device URI (e.g. "sim:board=sim-2x2,model=fast"); mesh:
+    backend's device URI (e.g. "sim:board=sim-2x2,model=fast"); devices: a
+    list of device URIs to train on together, or num_devices: that many
+    devices of device (docs/training.md, "Several devices"; step() then
+    takes a multiple of the device count, up to it times batch_size); mesh:
     (rows, columns) whose summation order the host-reference backend
     reproduces (the mesh backend takes its device's). seed: the
     initialization's seed. data: a dataset in files the library reads
@@ -196,7 +207,7 @@ class Trainer:
     def __init__(self, layers, optimizer="sgd", lr=None, momentum=None, beta1=None,
                  beta2=None, eps=None, weight_decay=None, batch_size=32,
                  backend="host-reference", device=None, mesh=None, seed=1, timeout_ms=None,
-                 data=None):
+                 data=None, devices=None, num_devices=0):
         lib = _library()
         self._t = ctypes.c_void_p()
         layers = [int(w) for w in layers]
@@ -210,8 +221,9 @@ class Trainer:
             if not 0 <= w < 2**32:
                 raise ValueError(f"layers[{k}] = {w}: must be 1..{MAX_WIDTH}")
             spec.widths[k] = w
-        self._keep = [_bytes(optimizer), _bytes(backend), _bytes(device)]
-        spec.optimizer, spec.backend, spec.device = self._keep
+        self._keep = [_bytes(optimizer), _bytes(backend), _bytes(device),
+                      _bytes(None if devices is None else ", ".join(devices))]
+        spec.optimizer, spec.backend, spec.device, spec.devices = self._keep
         for key, val in (("lr", lr), ("momentum", momentum), ("beta1", beta1),
                          ("beta2", beta2), ("eps", eps), ("weight_decay", weight_decay),
                          ("timeout_ms", timeout_ms)):
@@ -223,8 +235,9 @@ class Trainer:
             spec.mesh_rows, spec.mesh_cols = (int(v) for v in mesh)
         self._data_spec(spec, data)
         err = ctypes.create_string_buffer(768)
-        rc = lib.wse_train_create_model(ctypes.byref(self._t), ctypes.byref(spec), None, err,
-                                        len(err))
+        opts = _Opts(size=ctypes.sizeof(_Opts), num_devices=int(num_devices))
+        rc = lib.wse_train_create_model(ctypes.byref(self._t), ctypes.byref(spec),
+                                        ctypes.byref(opts), err, len(err))
         if rc < 0:
             self._t = None
             raise _error(rc, err.value.decode(errors="replace"))

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The Python package wsemu (python/wsemu) over libwsetrain: a small model
 learns separable random data, the mesh backend on the functional model
-(wsemu-fast, WSEMU_FAST) gives the host-reference backend's bits, tensors
+(wsemu-fast, WSEMU_FAST) gives the host-reference backend's bits, on one
+device and on two, tensors
 come out and go in, bad arrays and models raise WseError with the
 library's sentence, files written by numpy.save train as the same
 arrays do, and .npz weights go to numpy.load and come from numpy.savez."""
@@ -33,6 +34,11 @@ def train(trainer, x, y, steps):
         lo = (k * bs) % len(x)
         losses.append(trainer.step(x[lo:lo + bs], y[lo:lo + bs])["loss"])
     return losses
+
+
+def train2(trainer, x, y):
+    """4 steps of 16 examples (8 a device on two devices)."""
+    return [trainer.step(x[16 * k:16 * k + 16], y[16 * k:16 * k + 16])["loss"] for k in range(4)]
 
 
 def all_tensors(trainer):
@@ -95,6 +101,39 @@ def test_mesh_on_fast_model_equals_host_reference():
         eh, em = host.evaluate(x, y), mesh.evaluate(x, y)
         assert eh["loss"] == em["loss"] and eh["correct"] == em["correct"]
         assert em["device_cycles"] > 0
+
+
+
+def test_two_devices():
+    """Two host-reference devices: a step splits its examples in two
+    micro-batches; trainers of the same spec stay identical, an odd n is
+    refused with the library's sentence."""
+    x, y = blobs(64, 6)
+    kw = dict(layers=LAYERS, optimizer="sgd", lr=0.1, momentum=0.9, batch_size=8, mesh=(2, 2))
+    a = wsemu.Trainer(num_devices=2, **kw)
+    b = wsemu.Trainer(devices=["sim:board=sim-2x2", "sim:board=sim-2x2"], **kw)
+    assert train2(a, x, y) == train2(b, x, y)
+    assert a.step_count == 4
+    ta, tb = all_tensors(a), all_tensors(b)
+    for name in ta:
+        assert ta[name].tobytes() == tb[name].tobytes(), name
+    with pytest.raises(wsemu.WseError) as e:
+        a.step(x[:7], y[:7])
+    assert "n = 7 examples is not a multiple of the 2 devices" in e.value.message
+
+
+@pytest.mark.skipif(not os.environ.get("WSEMU_FAST"),
+                    reason="WSEMU_FAST (the functional model wsemu-fast) is not set")
+def test_two_fast_devices_equal_host_reference():
+    x, y = blobs(64, 7)
+    kw = dict(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=8, seed=3, num_devices=2)
+    host = wsemu.Trainer(backend="host-reference", mesh=(2, 2), **kw)
+    with wsemu.Trainer(backend="mesh", device="sim:board=sim-2x2,model=fast", **kw) as mesh:
+        lh, lm = train2(host, x, y), train2(mesh, x, y)
+        assert np.array(lh, dtype=np.float32).tobytes() == np.array(lm, dtype=np.float32).tobytes()
+        th, tm = all_tensors(host), all_tensors(mesh)
+        for name in th:
+            assert th[name].tobytes() == tm[name].tobytes(), name
 
 
 def test_errors():
