@@ -126,7 +126,7 @@ def _load():
             break
     lib = ctypes.CDLL(path)
     sig = {
-        "wse_train_spec_init": (None, [ctypes.POINTER(_Spec)]),
+        "wse_train_spec_init": (None, [ctypes.POINTER(_Spec), ctypes.c_size_t]),
         "wse_train_create_model": (ctypes.c_int, [ctypes.POINTER(ctypes.c_void_p),
                                                   ctypes.POINTER(_Spec), ctypes.POINTER(_Opts),
                                                   ctypes.c_char_p, ctypes.c_size_t]),
@@ -215,7 +215,7 @@ class Trainer:
             raise ValueError(f"layers: {len(layers)} widths; give 2..{MAX_LAYERS + 1} "
                              "(inputs, hidden..., classes)")
         spec = _Spec()
-        lib.wse_train_spec_init(ctypes.byref(spec))
+        lib.wse_train_spec_init(ctypes.byref(spec), ctypes.sizeof(spec))
         spec.num_layers = len(layers) - 1
         for k, w in enumerate(layers):
             if not 0 <= w < 2**32:

@@ -386,7 +386,7 @@ static void test_api(void **state)
 	/* the same from a spec, without a test split */
 	struct wse_train_spec s;
 
-	wse_train_spec_init(&s);
+	wse_train_spec_init(&s, sizeof(s));
 	s.num_layers = 2;
 	s.widths[0] = 3;
 	s.widths[1] = 8;

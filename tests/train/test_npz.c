@@ -37,7 +37,7 @@ static wse_train *model(unsigned hidden, const char *opt, unsigned steps)
 	wse_train *t;
 	char err[512];
 
-	wse_train_spec_init(&s);
+	wse_train_spec_init(&s, sizeof(s));
 	s.num_layers = 2;
 	s.widths[0] = 5;
 	s.widths[1] = hidden;

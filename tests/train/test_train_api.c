@@ -447,7 +447,7 @@ static const char *ADAM =
 
 static void adam_spec(struct wse_train_spec *s, int with_data)
 {
-	wse_train_spec_init(s);
+	wse_train_spec_init(s, sizeof(*s));
 	s->num_layers = 2;
 	s->widths[0] = 196;
 	s->widths[1] = 12;
@@ -550,7 +550,7 @@ static void test_create_model_is_params(void **state)
  * reference SGD, an evaluation of 19 is three reference passes. */
 static void spec_753(struct wse_train_spec *s)
 {
-	wse_train_spec_init(s);
+	wse_train_spec_init(s, sizeof(*s));
 	s->num_layers = 2;
 	s->widths[0] = 7;
 	s->widths[1] = 5;
@@ -611,6 +611,37 @@ static void same_753(wse_train *t, const struct t753 *w, const struct t753 *mom)
 	assert_memory_equal(&a, w, sizeof(a));
 	assert_int_equal(wse_train_get_tensor(t, "layer1.weight.momentum", am.w1, 15), 0);
 	assert_memory_equal(am.w1, mom->w1, sizeof(am.w1));
+}
+
+/* A program built with an older, shorter spec (one that ended before
+ * `devices`): wse_train_spec_init writes no byte past it, and
+ * wse_train_create_model takes it, the later fields at their defaults. */
+static void test_spec_older_caller(void **state)
+{
+	(void)state;
+	size_t old = offsetof(struct wse_train_spec, devices);
+	unsigned char buf[sizeof(struct wse_train_spec) + 16];
+
+	memset(buf, 0xA5, sizeof(buf));
+	struct wse_train_spec *s = (struct wse_train_spec *)(void *)buf;
+
+	wse_train_spec_init(s, old);
+	assert_int_equal(s->size, old);
+	for (size_t k = old; k < sizeof(buf); k++)
+		assert_int_equal(buf[k], 0xA5);
+	s->num_layers = 2;
+	s->widths[0] = 7;
+	s->widths[1] = 5;
+	s->widths[2] = 3;
+	s->batch_size = 4;
+	wse_train *t;
+	char err[256];
+
+	assert_int_equal(wse_train_create_model(&t, s, NULL, err, sizeof(err)), 0);
+	wse_train_destroy(t);
+	wse_train_spec_init(NULL, sizeof(*s)); /* ignored */
+	wse_train_spec_init(s, 2);               /* too small: ignored */
+	assert_int_equal(s->size, old);
 }
 
 static void test_step_batch_753(void **state)
@@ -1070,6 +1101,7 @@ int main(void)
 		cmocka_unit_test(test_mesh_refuses_rows),
 		cmocka_unit_test(test_route_plan_write),
 		cmocka_unit_test(test_create_model_is_params),
+		cmocka_unit_test(test_spec_older_caller),
 		cmocka_unit_test(test_step_batch_753),
 		cmocka_unit_test(test_bad_batch_and_spec),
 		cmocka_unit_test(test_step_batch_mesh_fast),

@@ -124,8 +124,11 @@ struct wse_train_spec {
 #define WSE_TRAIN_LAST_COLUMN 0xffffffffu
 
 /* Fill spec with the params file's defaults (no layers, no dataset) and
- * set spec->size. */
-WSE_API void wse_train_spec_init(struct wse_train_spec *spec);
+ * set spec->size; size is sizeof(*spec) as the caller compiled it (the
+ * library writes no more than that, so a program built with an older,
+ * shorter struct keeps working). A NULL spec or a size below
+ * sizeof(size_t) is ignored. */
+WSE_API void wse_train_spec_init(struct wse_train_spec *spec, size_t size);
 
 /* Create from a params file. On failure *t is NULL and err (if not NULL)
  * names the file, line and problem. Errors:

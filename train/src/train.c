@@ -319,10 +319,9 @@ static const char *devices_parse(const char *v, char *buf, size_t size, const ch
 	return NULL;
 }
 
-void wse_train_spec_init(struct wse_train_spec *s)
+/* The defaults, in the library's own struct. */
+static void spec_defaults(struct wse_train_spec *s)
 {
-	if (!s)
-		return;
 	memset(s, 0, sizeof(*s));
 	s->size = sizeof(*s);
 	s->optimizer = "sgd";
@@ -337,6 +336,19 @@ void wse_train_spec_init(struct wse_train_spec *s)
 	s->timeout_ms = 600000;
 	s->data_pool = 1;
 	s->data_shuffle_seed = 1;
+}
+
+void wse_train_spec_init(struct wse_train_spec *spec, size_t size)
+{
+	struct wse_train_spec d;
+
+	if (!spec || size < sizeof(size_t))
+		return;
+	spec_defaults(&d);
+	if (size > sizeof(d))
+		size = sizeof(d);
+	memcpy(spec, &d, size); /* only the bytes the caller's struct has */
+	spec->size = size;
 }
 
 /* One key = value into the spec; v stays valid as long as the handle.
@@ -442,7 +454,7 @@ static int params_load(wse_train *t, const char *path, struct wse_train_spec *s)
 	char line[1024];
 	unsigned ln = 0;
 
-	wse_train_spec_init(s);
+	spec_defaults(s);
 	s->data_dir = FM_DEFAULT_DIR;
 	if (!f)
 		return tr_fail(t, errno == ENOENT ? WSE_ERROR_NOT_FOUND : WSE_ERROR_IO,
@@ -981,7 +993,7 @@ int wse_train_create_model(wse_train **out, const struct wse_train_spec *spec,
 		return WSE_ERROR_INVALID_PARAM;
 	}
 	/* fields past the caller's size keep their defaults */
-	wse_train_spec_init(&s);
+	spec_defaults(&s);
 	memcpy(&s, spec, spec->size < sizeof(s) ? spec->size : sizeof(s));
 	s.size = sizeof(s);
 	if (!(t = tr_new("wse_train_create_model", opts, &rc, err, errlen)))
