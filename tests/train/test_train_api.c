@@ -438,6 +438,18 @@ static void test_route_plan_write(void **state)
 
 /* ---- the model from code, the caller's data ----------------------------- */
 
+/* A spec (of the caller's size) with defaults and the layers in-hid-out. */
+static void spec_mlp(struct wse_train_spec *s, size_t size, uint32_t in, uint32_t hid,
+		     uint32_t out, uint32_t batch)
+{
+	wse_train_spec_init(s, size);
+	s->num_layers = 2;
+	s->widths[0] = in;
+	s->widths[1] = hid;
+	s->widths[2] = out;
+	s->batch_size = batch;
+}
+
 /* The spec of the ADAM params below, with or without the dataset. */
 static const char *ADAM =
 	"model.layers = 196, 12, 10\ndata.pool = 2\ntrain.batch_size = 20\n"
@@ -447,12 +459,7 @@ static const char *ADAM =
 
 static void adam_spec(struct wse_train_spec *s, int with_data)
 {
-	wse_train_spec_init(s, sizeof(*s));
-	s->num_layers = 2;
-	s->widths[0] = 196;
-	s->widths[1] = 12;
-	s->widths[2] = 10;
-	s->batch_size = 20;
+	spec_mlp(s, sizeof(*s), 196, 12, 10, 20);
 	s->init_seed = 77;
 	s->optimizer = "adam";
 	s->lr = 0.003f;
@@ -550,12 +557,7 @@ static void test_create_model_is_params(void **state)
  * reference SGD, an evaluation of 19 is three reference passes. */
 static void spec_753(struct wse_train_spec *s)
 {
-	wse_train_spec_init(s, sizeof(*s));
-	s->num_layers = 2;
-	s->widths[0] = 7;
-	s->widths[1] = 5;
-	s->widths[2] = 3;
-	s->batch_size = 8;
+	spec_mlp(s, sizeof(*s), 7, 5, 3, 8);
 	s->lr = 0.25f;
 	s->momentum = 0.5f;
 	s->init_seed = 3;
@@ -625,15 +627,10 @@ static void test_spec_older_caller(void **state)
 	memset(buf, 0xA5, sizeof(buf));
 	struct wse_train_spec *s = (struct wse_train_spec *)(void *)buf;
 
-	wse_train_spec_init(s, old);
+	spec_mlp(s, old, 7, 5, 3, 4);
 	assert_int_equal(s->size, old);
 	for (size_t k = old; k < sizeof(buf); k++)
 		assert_int_equal(buf[k], 0xA5);
-	s->num_layers = 2;
-	s->widths[0] = 7;
-	s->widths[1] = 5;
-	s->widths[2] = 3;
-	s->batch_size = 4;
 	wse_train *t;
 	char err[256];
 

@@ -26,12 +26,14 @@ static inline float tr_uniform(uint64_t *s, float lo, float hi)
 	return lo + (hi - lo) * ((float)(tr_rng(s) >> 40) / 16777216.0f);
 }
 
-/* A new directory $TMPDIR/prefix.XXXXXX (TMPDIR unset: /tmp) into dir;
+/* Make a private directory for a test with mkdtemp(3) under $TMPDIR (or
+ * /tmp), named prefix and a random suffix; its path goes into dir.
  * 0 or -1, as cmocka's setup wants. */
 static inline int tr_tmpdir(char *dir, size_t size, const char *prefix)
 {
 	const char *tmp = getenv("TMPDIR");
 
+	/* mkdtemp replaces the six X with random characters */
 	snprintf(dir, size, "%s/%s.XXXXXX", tmp ? tmp : "/tmp", prefix);
 	return mkdtemp(dir) ? 0 : -1;
 }
