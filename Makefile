@@ -54,6 +54,7 @@ include mk/python.mk       # the Python package over libwsetrain
 
 # ---- FPGA: the open ECP5 flow for the ULX3S ---------------------------------
 include mk/fpga.mk         # synth_ecp5, nextpnr-ecp5: resources and Fmax
+include mk/bitstream.mk    # FPGA boards: the board top, bitstream, flash
 
 # Every fragment is included above, once.
 MK_UNLISTED := $(filter-out $(MAKEFILE_LIST),$(wildcard mk/*.mk))

@@ -52,6 +52,7 @@
 extern "C" {
 #include "wsemu/wse_codec.h"
 }
+#include "sim_socket.h"
 #include "wse_cfg.h"
 #include "wsemu/wse_wire.h"
 
@@ -260,25 +261,6 @@ void tick()
 	cycle++;
 }
 
-int send_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t r = send(fd, p, n, MSG_NOSIGNAL);
-		if (r < 0) {
-			if (errno == EINTR) continue;
-			if (errno == EAGAIN) {
-				struct pollfd pf = {fd, POLLOUT, 0};
-				poll(&pf, 1, 1000);
-				continue;
-			}
-			return -1;
-		}
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 // A second host: answer its first request BUSY and close.
 void refuse(int lfd)
 {
@@ -304,7 +286,7 @@ void refuse(int lfd)
 		r.status = WSE_ST_BUSY;
 		uint8_t out[64];
 		int n = wse_pkt_encode(out, sizeof(out), &r, nullptr);
-		if (n > 0) send_all(c, out, (size_t)n);
+		if (n > 0) sim_send_all(c, out, (size_t)n);
 	}
 	close(c);
 }
@@ -408,22 +390,8 @@ int main(int argc, char **argv)
 			WSE_CFG_NUM_COLS, WSE_CFG_NUM_ROWS, WSE_CFG_LINK_WIDTH_BITS, bpc, lat, link_ratio,
 			link_ratio > 1 ? "s" : "", stall_seed ? ", random link stalls" : "");
 
-	umask(077);
-	int lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_un sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (strlen(sock) >= sizeof(sa.sun_path)) {
-		fprintf(stderr, "wsemu-sim: socket path too long\n");
-		return 3;
-	}
-	strcpy(sa.sun_path, sock);
-	unlink(sock);
-	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 4) < 0) {
-		perror("wsemu-sim: socket");
-		return 1;
-	}
-	chmod(sock, 0600);
+	int lfd = sim_listen("wsemu-sim", sock, 4);
+	if (lfd < 0) return 1;
 	int fd = accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC);
 	if (fd < 0) {
 		perror("wsemu-sim: accept");
@@ -568,7 +536,7 @@ int main(int argc, char **argv)
 			out_words.pop_front();
 		}
 		if (!outbuf.empty() && (flush || out_words.empty() || outbuf.size() >= 4096)) {
-			if (send_all(fd, outbuf.data(), outbuf.size()) < 0) { host_gone = true; break; }
+			if (sim_send_all(fd, outbuf.data(), outbuf.size()) < 0) { host_gone = true; break; }
 			outbuf.clear();
 		}
 		if (max_cycles && cycle >= max_cycles) {

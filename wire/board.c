@@ -112,6 +112,71 @@ static int pow2(uint32_t v)
 	return v && !(v & (v - 1));
 }
 
+/* An optional one-cell property: absent leaves *out 0. */
+static int u32_opt(struct ctx *c, int off, const char *path, const char *name,
+		   uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	*out = 0;
+	if (!fdt_getprop(c->fdt, off, name, NULL))
+		return 0;
+	return u32(c, off, path, name, lo, hi, out);
+}
+
+/* The UART's divisor: clocks per bit in 1/256ths (hif_uart's div_i, 16
+ * bits with 8 fraction bits; its receiver needs at least 4 clocks per bit). */
+static int link_uart(struct ctx *c, struct wse_board *b)
+{
+	if (strcmp(b->link_compatible, "wsemu,link-uart"))
+		return 0;
+	if (!b->link_clock_hz || !b->link_baud)
+		return fail(c, "/link: \"wsemu,link-uart\" needs clock-frequency and wsemu,baud");
+	uint64_t div = (uint64_t)b->link_clock_hz * 256 / b->link_baud;
+	if (div < 4 * 256 || div > 0xffff)
+		return fail(c, "/link: clock-frequency %u / wsemu,baud %u = %.2f clocks per bit, outside [4, 255]",
+			    b->link_clock_hz, b->link_baud, div / 256.0);
+	return 0;
+}
+
+/* The FPGA parts the board flow knows (docs/dt-binding.md, /fpga). */
+static const char *const fpga_devices[] = {
+	"LFE5U-12F", "LFE5U-25F", "LFE5U-45F", "LFE5U-85F",
+};
+
+static int fpga(struct ctx *c, struct wse_board *b)
+{
+	int off = fdt_path_offset(c->fdt, "/fpga"), r;
+	size_t i;
+
+	if (off == -FDT_ERR_NOTFOUND)
+		return 0;
+	if ((r = node(c, "/fpga", "wsemu,fpga-ecp5", &off)) ||
+	    (r = str(c, off, "/fpga", "wsemu,device", b->fpga_device,
+		     sizeof(b->fpga_device))) ||
+	    (r = str(c, off, "/fpga", "wsemu,package", b->fpga_package,
+		     sizeof(b->fpga_package))) ||
+	    (r = str(c, off, "/fpga", "wsemu,flash-part", b->flash_part,
+		     sizeof(b->flash_part))) ||
+	    (r = u32(c, off, "/fpga", "wsemu,mesh-clock-frequency", 1000000,
+		     400000000, &b->mesh_clock_hz)) ||
+	    (r = u32_opt(c, off, "/fpga", "wsemu,flash-bytes", 65536,
+			 1u << 30, &b->flash_bytes)))
+		return r;
+	for (i = 0; i < sizeof(fpga_devices) / sizeof(fpga_devices[0]); i++)
+		if (!strcmp(b->fpga_device, fpga_devices[i]))
+			break;
+	if (i == sizeof(fpga_devices) / sizeof(fpga_devices[0]))
+		return fail(c, "/fpga: wsemu,device \"%s\" is not one of LFE5U-12F, -25F, -45F, -85F",
+			    b->fpga_device);
+	if (!b->fpga_package[0])
+		return fail(c, "/fpga: missing property wsemu,package");
+	if (b->flash_bytes && !pow2(b->flash_bytes))
+		return fail(c, "/fpga: wsemu,flash-bytes = %u must be a power of two",
+			    b->flash_bytes);
+	if (!b->link_clock_hz)
+		return fail(c, "/fpga: the PLL's input is /link's clock-frequency, which is missing");
+	return 0;
+}
+
 int wse_board_parse(const void *dtb, size_t len, struct wse_board *b,
 		    char *err, size_t errlen)
 {
@@ -174,7 +239,12 @@ int wse_board_parse(const void *dtb, size_t len, struct wse_board *b,
 	    (r = u32(&c, link, "/link", "wsemu,bytes-per-cycle", 1, 4096,
 		     &b->link_bytes_per_cycle)) ||
 	    (r = u32(&c, link, "/link", "wsemu,latency-cycles", 0, 1000000,
-		     &b->link_latency_cycles)))
+		     &b->link_latency_cycles)) ||
+	    (r = u32_opt(&c, link, "/link", "clock-frequency", 1000000,
+			 1000000000, &b->link_clock_hz)) ||
+	    (r = u32_opt(&c, link, "/link", "wsemu,baud", 300, 50000000,
+			 &b->link_baud)) ||
+	    (r = link_uart(&c, b)) || (r = fpga(&c, b)))
 		return r;
 	if (!pow2(b->vc_depth))
 		return fail(&c, "/mesh: wsemu,vc-queue-depth = %u must be a power of two",

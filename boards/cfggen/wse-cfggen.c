@@ -8,6 +8,12 @@
  *
  * --rom writes package wse_dtb_pkg: the DTB itself as the ROM the device's
  * host interface serves `info` from, with the build ID it reports.
+ * --env writes the board's FPGA flow settings as shell assignments (part,
+ * package, mesh clock, tiles, flash), which the board flow sources.
+ *
+ * For an FPGA board (an /fpga node) the ECP5 PLL (EHXPLLL) dividers that
+ * make the mesh clock from the link clock are found here, so the RTL gets
+ * them as parameters; a clock the PLL cannot make within 0.5% is refused.
  *
  * The DTB is checked against docs/dt-binding.md by the wire library's
  * board rules (wsemu/wse_board.h), the same check libwsehost makes of a
@@ -50,6 +56,44 @@ static void *read_dtb(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * EHXPLLL with feedback from CLKOP: fout = fin * FB / IN, the phase
+ * detector at fin / IN in [3.125, 400] MHz, the VCO at fout * OP in
+ * [400, 800] MHz (Lattice TN1263). The first setting of least error in
+ * the order IN, FB, OP (ascending) is taken, so the result is fixed.
+ */
+struct pll {
+	unsigned in, fb, op;
+	uint32_t hz;
+};
+
+static int pll_find(uint32_t fin, uint32_t fout, struct pll *p)
+{
+	double best = -1;
+	for (unsigned in = 1; in <= 128; in++) {
+		double pfd = (double)fin / in;
+		if (pfd < 3.125e6 || pfd > 400e6)
+			continue;
+		for (unsigned fb = 1; fb <= 80; fb++) {
+			double f = pfd * fb;
+			if (f < 3.125e6 || f > 400e6)
+				continue;
+			for (unsigned op = 1; op <= 128; op++) {
+				double vco = f * op;
+				if (vco < 400e6 || vco > 800e6)
+					continue;
+				double err = f > fout ? f - fout : fout - f;
+				if (best < 0 || err < best) {
+					best = err;
+					*p = (struct pll){ in, fb, op, (uint32_t)(f + 0.5) };
+				}
+				break; /* any OP in range gives the same f */
+			}
+		}
+	}
+	return best >= 0 && best <= fout * 0.005 ? 0 : -1;
+}
+
 static unsigned clog2(uint32_t v)
 {
 	unsigned n = 0;
@@ -78,7 +122,8 @@ static int close_out(FILE *f, const char *tmp, const char *path)
 	return 0;
 }
 
-static int write_sv(const struct wse_board *c, const char *path)
+static int write_sv(const struct wse_board *c, const struct pll *pll,
+		    const char *path)
 {
 	char tmp[4096];
 	FILE *f = open_out(path, tmp, sizeof(tmp));
@@ -102,6 +147,19 @@ static int write_sv(const struct wse_board *c, const char *path)
 	fprintf(f, "  localparam int unsigned LinkWidthBits   = %u;\n", c->link_width_bits);
 	fprintf(f, "  localparam int unsigned LinkBytesPerCycle = %u;\n", c->link_bytes_per_cycle);
 	fprintf(f, "  localparam int unsigned LinkLatencyCycles = %u;\n", c->link_latency_cycles);
+	fprintf(f, "  // FPGA boards (0 elsewhere): the link clock and UART, hif_uart's divisor\n");
+	fprintf(f, "  // (clocks per bit x 256) and idle gap (1 ms of bit periods), the mesh\n");
+	fprintf(f, "  // clock and the EHXPLLL dividers that make it from the link clock.\n");
+	fprintf(f, "  localparam int unsigned LinkClockHz     = %u;\n", c->link_clock_hz);
+	fprintf(f, "  localparam int unsigned LinkBaud        = %u;\n", c->link_baud);
+	fprintf(f, "  localparam int unsigned LinkUartDiv     = %u;\n",
+		c->link_baud ? (unsigned)((uint64_t)c->link_clock_hz * 256 / c->link_baud) : 0);
+	fprintf(f, "  localparam int unsigned LinkUartGapBits = %u;\n",
+		c->link_baud ? (c->link_baud + 999) / 1000 : 0);
+	fprintf(f, "  localparam int unsigned MeshClockHz     = %u;\n", pll->hz);
+	fprintf(f, "  localparam int unsigned PllClkiDiv      = %u;\n", pll->in);
+	fprintf(f, "  localparam int unsigned PllClkfbDiv     = %u;\n", pll->fb);
+	fprintf(f, "  localparam int unsigned PllClkopDiv     = %u;\n", pll->op);
 	fprintf(f, "  // Virtual channel of each color; entry c is bits [c*VcW +: VcW].\n");
 	fprintf(f, "  localparam logic [%u:0] ColorVcMap = {", WSE_NUM_COLORS * vcw - 1);
 	for (int i = WSE_NUM_COLORS - 1; i >= 0; i--)
@@ -134,6 +192,10 @@ static int write_h(const struct wse_board *c, const char *path)
 	fprintf(f, "#define WSE_CFG_LINK_WIDTH_BITS %uu\n", c->link_width_bits);
 	fprintf(f, "#define WSE_CFG_LINK_BYTES_PER_CYCLE %uu\n", c->link_bytes_per_cycle);
 	fprintf(f, "#define WSE_CFG_LINK_LATENCY_CYCLES %uu\n", c->link_latency_cycles);
+	fprintf(f, "#define WSE_CFG_LINK_CLOCK_HZ %uu\n", c->link_clock_hz);
+	fprintf(f, "#define WSE_CFG_LINK_BAUD %uu\n", c->link_baud);
+	fprintf(f, "#define WSE_CFG_LINK_UART_DIV %uu /* clocks per bit x 256, 0: no UART */\n",
+		c->link_baud ? (unsigned)((uint64_t)c->link_clock_hz * 256 / c->link_baud) : 0);
 	fprintf(f, "#define WSE_CFG_COLOR_VC_MAP {");
 	for (int i = 0; i < WSE_NUM_COLORS; i++)
 		fprintf(f, "%u%s", c->color_vc[i], i < WSE_NUM_COLORS - 1 ? ", " : "");
@@ -179,16 +241,37 @@ static int write_rom(const unsigned char *dtb, size_t len, const char *build_id,
 	return close_out(f, tmp, path);
 }
 
+/* The FPGA flow's settings, for the board flow to source (boards/flow). */
+static int write_env(const struct wse_board *c, const struct pll *pll,
+		     const char *path)
+{
+	char tmp[4096];
+	FILE *f = open_out(path, tmp, sizeof(tmp));
+	if (!f)
+		return -1;
+	fprintf(f, "# Generated by wse-cfggen from the board's device tree. Do not edit.\n");
+	fprintf(f, "BOARD_COMPATIBLE='%s'\n", c->compatible);
+	fprintf(f, "BOARD_TILES=%u\n", c->columns * c->rows);
+	fprintf(f, "BOARD_COLUMNS=%u\nBOARD_ROWS=%u\n", c->columns, c->rows);
+	fprintf(f, "BOARD_FPGA_DEVICE='%s'\n", c->fpga_device);
+	fprintf(f, "BOARD_FPGA_PACKAGE='%s'\n", c->fpga_package);
+	fprintf(f, "BOARD_LINK_CLOCK_HZ=%u\n", c->link_clock_hz);
+	fprintf(f, "BOARD_MESH_CLOCK_HZ=%u\n", pll->hz);
+	fprintf(f, "BOARD_FLASH_PART='%s'\n", c->flash_part);
+	fprintf(f, "BOARD_FLASH_BYTES=%u\n", c->flash_bytes);
+	return close_out(f, tmp, path);
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s BOARD.dtb [--sv OUT.sv] [--h OUT.h] [--rom ROM.sv --build-id ID] [--check]\n",
+	fprintf(stderr, "usage: %s BOARD.dtb [--sv OUT.sv] [--h OUT.h] [--rom ROM.sv --build-id ID] [--env OUT.env] [--check]\n",
 		prog);
 }
 
 int main(int argc, char **argv)
 {
 	const char *dtb = NULL, *sv = NULL, *h = NULL, *rom = NULL;
-	const char *build_id = NULL;
+	const char *build_id = NULL, *env = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sv") && i + 1 < argc)
 			sv = argv[++i];
@@ -198,6 +281,8 @@ int main(int argc, char **argv)
 			rom = argv[++i];
 		else if (!strcmp(argv[i], "--build-id") && i + 1 < argc)
 			build_id = argv[++i];
+		else if (!strcmp(argv[i], "--env") && i + 1 < argc)
+			env = argv[++i];
 		else if (!strcmp(argv[i], "--check"))
 			;
 		else if (argv[i][0] != '-' && !dtb)
@@ -223,12 +308,28 @@ int main(int argc, char **argv)
 		free(fdt);
 		return 1;
 	}
+	struct pll pll = { 1, 1, 1, 0 };
+	if (cfg.fpga_device[0] &&
+	    pll_find(cfg.link_clock_hz, cfg.mesh_clock_hz, &pll)) {
+		fprintf(stderr, "%s: %s: /fpga: wsemu,mesh-clock-frequency = %u: the PLL cannot make it from the link's %u Hz within 0.5%%\n",
+			prog, dtb, cfg.mesh_clock_hz, cfg.link_clock_hz);
+		fprintf(stderr, "%s: %s: rejected, nothing written\n", prog, dtb);
+		free(fdt);
+		return 1;
+	}
+	if (env && !cfg.fpga_device[0]) {
+		fprintf(stderr, "%s: %s: --env: the board has no /fpga node\n", prog, dtb);
+		free(fdt);
+		return 1;
+	}
 	int rc = 0;
-	if (sv && write_sv(&cfg, sv))
+	if (sv && write_sv(&cfg, &pll, sv))
 		rc = 1;
 	if (!rc && h && write_h(&cfg, h))
 		rc = 1;
 	if (!rc && rom && write_rom(fdt, len, build_id, rom))
+		rc = 1;
+	if (!rc && env && write_env(&cfg, &pll, env))
 		rc = 1;
 	free(fdt);
 	return rc;

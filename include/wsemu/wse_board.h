@@ -28,6 +28,16 @@ struct wse_board {
 	uint8_t color_vc[WSE_NUM_COLORS];
 	uint32_t imem_bytes, dmem_bytes, dmem_banks;
 	uint32_t link_width_bits, link_bytes_per_cycle, link_latency_cycles;
+	/* Link clock (Hz) and UART line rate (bit/s); 0 when absent. Both
+	 * are required by "wsemu,link-uart". */
+	uint32_t link_clock_hz, link_baud;
+	/* The optional /fpga node of an FPGA board; fpga_device is empty
+	 * when the node is absent. */
+	char fpga_device[16];     /* e.g. "LFE5U-85F" */
+	char fpga_package[16];    /* e.g. "CABGA381" */
+	char flash_part[32];      /* configuration flash, may be empty */
+	uint32_t mesh_clock_hz;   /* the mesh clock the PLL makes from the link clock */
+	uint32_t flash_bytes;     /* configuration flash size, 0 when not given */
 };
 
 /* Largest DTB a board may have: what one INFO response can carry. */
@@ -43,7 +53,10 @@ struct wse_board {
  *                            not "wsemu,wse", a node or property missing,
  *                            of the wrong size, out of range, or breaking
  *                            a rule between properties (powers of two,
- *                            the color-to-VC map within the VC count)
+ *                            the color-to-VC map within the VC count,
+ *                            a UART link's clock and baud rate giving 4 to
+ *                            255 clocks per bit, an /fpga node's device
+ *                            one of the ECP5 family's)
  */
 int wse_board_parse(const void *dtb, size_t len, struct wse_board *b,
 		    char *err, size_t errlen)

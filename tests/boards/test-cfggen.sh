@@ -38,7 +38,7 @@ else ok "rom without build id refused"; fi
 # Each case: a sed edit of sim-4x4.dts, and the text the error must contain.
 check_rejects() {
 	local name=$1 edit=$2 want=$3
-	sed -e "$edit" boards/sim-4x4/sim-4x4.dts > "$out/$name.dts"
+	sed -e "$edit" "${base:-boards/sim-4x4/sim-4x4.dts}" > "$out/$name.dts"
 	if ! dtc -q -I dts -O dtb -o "$out/$name.dtb" "$out/$name.dts" 2>/dev/null; then
 		bad "$name: case does not compile"; return
 	fi
@@ -62,6 +62,44 @@ check_rejects short-vc-map 's/3 3 3 3 3 3 3 3>/3 3 3>/' 'must have 32 cells'
 check_rejects depth-not-pow2 's/vc-queue-depth = <4>/vc-queue-depth = <3>/' 'power of two'
 check_rejects wrong-compat 's/"wsemu,mesh-v1"/"acme,mesh"/' 'not compatible'
 check_rejects no-tile 's/^\ttile {/\ttyle {/' 'node /tile'
+
+# The FPGA board: the UART's clock and rate, the /fpga node, the PLL.
+u=ulx3s-85f
+dtc -q -I dts -O dtb -o "$out/$u.dtb" "boards/$u/$u.dts" || bad "$u: dtc"
+if "$gen" "$out/$u.dtb" --sv "$out/$u.sv" --env "$out/$u.env"; then
+	# The dividers must make the asked clock from 25 MHz with the VCO in
+	# 400..800 MHz and the phase detector in 3.125..400 MHz.
+	v() { sed -n "s/.*$1 *= *\([0-9]*\);.*/\1/p" "$out/$u.sv"; }
+	in=$(v PllClkiDiv) fb=$(v PllClkfbDiv) op=$(v PllClkopDiv) hz=$(v MeshClockHz)
+	want=$(sed -n 's/.*mesh-clock-frequency = <\([0-9]*\)>.*/\1/p' "boards/$u/$u.dts")
+	if [ -n "$in" ] && [ $((25000000 * fb / in)) -eq "$hz" ] && [ "$hz" -eq "$want" ] &&
+	   [ $((hz * op)) -ge 400000000 ] && [ $((hz * op)) -le 800000000 ] &&
+	   [ $((25000000 / in)) -ge 3125000 ]; then
+		ok "$u: PLL 25 MHz * $fb / $in = $hz Hz, VCO $((hz * op / 1000000)) MHz"
+	else
+		bad "$u: PLL dividers in=$in fb=$fb op=$op do not make $want Hz"
+	fi
+	grep -q "LinkUartDiv *= 2133;" "$out/$u.sv" && ok "$u: UART divisor 25 MHz / 3 Mbaud x 256" ||
+		bad "$u: UART divisor"
+	. "$out/$u.env"
+	[ "$BOARD_TILES" = 4 ] && [ "$BOARD_FPGA_DEVICE" = LFE5U-85F ] &&
+		[ "$BOARD_FPGA_PACKAGE" = CABGA381 ] && [ "$BOARD_MESH_CLOCK_HZ" = "$hz" ] &&
+		ok "$u: flow settings" || bad "$u: flow settings: $(cat "$out/$u.env")"
+else
+	bad "$u: generator failed"
+fi
+if "$gen" "$out/sim-4x4.dtb" --env "$out/sim.env" 2>/dev/null || [ -e "$out/sim.env" ]; then
+	bad "--env of a board without /fpga accepted"
+else ok "--env of a board without /fpga refused"; fi
+base=boards/$u/$u.dts
+check_rejects uart-no-baud '/wsemu,baud/d' '"wsemu,link-uart" needs clock-frequency and wsemu,baud'
+check_rejects uart-too-fast 's/wsemu,baud = <3000000>/wsemu,baud = <10000000>/' 'clocks per bit, outside \[4, 255\]'
+check_rejects fpga-unknown-part 's/"LFE5U-85F"/"LFE5U-99F"/' 'wsemu,device "LFE5U-99F" is not one of'
+check_rejects fpga-no-package '/wsemu,package/d' 'missing property wsemu,package'
+check_rejects fpga-pll-cannot 's/mesh-clock-frequency = <[0-9]*>/mesh-clock-frequency = <1000000>/' 'the PLL cannot make it'
+check_rejects fpga-flash-size 's/flash-bytes = <0x1000000>/flash-bytes = <0x1000001>/' 'flash-bytes = 16777217 must be a power of two'
+check_rejects fpga-no-clock 's/clock-frequency = <25000000>/wsemu,x = <1>/' 'needs clock-frequency'
+unset base
 
 # A truncated and a bit-flipped blob.
 head -c 100 "$out/sim-4x4.dtb" > "$out/trunc.dtb"

@@ -17,7 +17,10 @@ import re
 import sys
 
 # name: (LUT4, EBR, MULT18X18D), from Lattice's ECP5 family data sheet.
-DEVICES = [("85f", 84000, 208, 156), ("45f", 44000, 108, 72), ("12f", 12000, 32, 28)]
+DEVICES = [("85f", 84000, 208, 156), ("45f", 44000, 108, 72), ("25f", 24000, 56, 28),
+           ("12f", 12000, 32, 28)]
+# The parts bench-fpga reports; the board flow (fit.py) knows them all.
+BENCH_DEVICES = ("85f", "45f", "12f")
 LUT_SHARE = 0.85
 DPR_LUTS = 6
 
@@ -102,6 +105,19 @@ def instances(mods, top):
 
 def lut_positions(r):
     return r["lut4"] + DPR_LUTS * r["dpr"]
+
+
+def tiles_fit(r, hif, dev):
+    """How many tiles of resources r fit device dev beside a host interface
+    of hif LUT positions: (tiles, {limiting resource: tiles}, LUT4 of the
+    device)."""
+    _, luts, ebr, mult = next(d for d in DEVICES if d[0] == dev)
+    limits = {"LUT": int((LUT_SHARE * luts - hif) // lut_positions(r))}
+    if r["ebr"]:
+        limits["EBR"] = ebr // r["ebr"]
+    if r["mult"]:
+        limits["MULT18X18D"] = mult // r["mult"]
+    return max(0, min(limits.values())), limits, luts
 
 
 def check(blocks):
@@ -236,13 +252,8 @@ def main():
         if not got.get("hostif"):
             print("fpga tiles per device: without the host interface (no figure for it)")
         per = lut_positions(r)
-        for dev, luts, ebr, mult in DEVICES:
-            limits = {"LUT": int((LUT_SHARE * luts - hif) // per)}
-            if r["ebr"]:
-                limits["EBR"] = ebr // r["ebr"]
-            if r["mult"]:
-                limits["MULT18X18D"] = mult // r["mult"]
-            n = max(0, min(limits.values()))
+        for dev in BENCH_DEVICES:
+            n, limits, luts = tiles_fit(r, hif, dev)
             name = "ulx3s_tiles_estimate" if dev == "85f" else f"tiles_estimate_{dev}"
             bench(name, n, "tiles")
             print(f"fpga {dev}: {n} tiles (by " +

@@ -1,0 +1,147 @@
+# FPGA boards: the board top (boards/<board>/<top>.sv around wse_top), its
+# bitstream, loading and flashing. Included after mk/fpga.mk (tools, the
+# tile's and host interface's syntheses). docs/boards.md, docs/fpga.md.
+#   make bitstream BOARD=ulx3s-85f  pin check, fit check, synth_ecp5 of the
+#                                   board top, nextpnr-ecp5 at the .dts's
+#                                   mesh clock (timing must pass), ecppack
+#   make flash BOARD=ulx3s-85f      openFPGALoader: the bitstream into the
+#                                   FPGA's configuration SRAM
+#   make flash-spi BOARD=ulx3s-85f  openFPGALoader: into the SPI flash
+#   DRY_RUN=1                       flash, flash-spi: print the command only
+#   BIT=<file>                      flash, flash-spi: that bitstream instead
+#   make lint-board                 verilator --lint-only -Wall of each top
+
+DEB_PKGS += openfpgaloader
+# Boards with an FPGA top: the top module of each.
+FPGA_BOARDS := ulx3s-85f
+FPGA_BOARD_TOP_ulx3s-85f := ulx3s_top
+# openFPGALoader's name of each board (its -b option).
+FPGA_BOARD_LOADER_ulx3s-85f := ulx3s
+
+BS_DIR = $(BUILD)/bitstream/$(1)
+BS_ENV = $(BUILD)/boards/$(1)/board.env
+BS_TOP = boards/$(1)/$(FPGA_BOARD_TOP_$(1)).sv
+# The board top's sources: the device top for the board's .dts, the UART,
+# the board pieces, the top.
+BS_SRCS = $(call RTL_CFG_PKG,$(1)) $(call DS_TOP_SRCS,$(1)) $(RTL_HIF_UART_SRCS) \
+	$(RTL_BOARD_SRCS) $(RTL_BOARD_ECP5_SRCS) $(call BS_TOP,$(1))
+BS_SYNTH_TIMEOUT ?= 7200
+BS_PNR_TIMEOUT   ?= 7200
+
+define BS_BOARD_RULES
+$(BUILD)/boards/$(1)/board.env: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
+	$(CFGGEN) $$< --env $$@
+$(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
+	@mkdir -p $$(dir $$@)
+	$(CFGGEN) $$< --rom $$@ --build-id "wsemu $(1) $(DS_REV)"
+endef
+$(foreach b,$(FPGA_BOARDS),$(eval $(call BS_BOARD_RULES,$(b))))
+
+.PHONY: bitstream flash flash-spi lint-board bs-board-check
+bs-board-check:
+	@case " $(FPGA_BOARDS) " in *" $(BOARD) "*) ;; \
+	  *) echo "BOARD=$(BOARD) is not an FPGA board (FPGA boards: $(FPGA_BOARDS))" >&2; exit 1 ;; esac
+
+lint-board: $(foreach b,$(FPGA_BOARDS),$(call BS_SRCS,$(b))) | deps
+	@set -e; for b in $(FPGA_BOARDS); do \
+	  $(MAKE) -s --no-print-directory lint-board-one LINT_BOARD=$$b; done
+lint-board-one:
+	$(VERILATOR_LINT) tests/fpga/EHXPLLL.sv $(call BS_SRCS,$(LINT_BOARD)) \
+	  --top-module $(FPGA_BOARD_TOP_$(LINT_BOARD))
+LINT_STAGES += lint-board
+
+# The board top's own logic (PLL, UART, reset, LEDs) through synth_ecp5
+# with the device top a black box: the PLL maps to EHXPLLL, no latch, no
+# loop, ECP5 cells only. Seconds, so it runs with lint.
+BS_SHELL_SRCS = $(call RTL_CFG_PKG,$(1)) $(RTL_PKG_SRCS) $(RTL_HIF_PKGS) rtl/prim/prim_rst_sync.sv \
+	rtl/prim/prim_flop_2sync.sv $(RTL_HIF_UART_SRCS) $(RTL_BOARD_SRCS) $(RTL_BOARD_ECP5_SRCS) \
+	$(call BS_TOP,$(1))
+lint-yosys-board: $(foreach b,$(FPGA_BOARDS),$(call RTL_CFG_PKG,$(b))) | deps
+	@set -e; for b in $(FPGA_BOARDS); do \
+	  $(MAKE) -s --no-print-directory lint-yosys-board-one LINT_BOARD=$$b; done
+lint-yosys-board-one:
+	@tests/fpga/synth.sh $(FPGA_DIR)/shell-$(LINT_BOARD) $(FPGA_BOARD_TOP_$(LINT_BOARD)) 600 \
+	  "read_verilog -lib +/ecp5/cells_bb.v; $(FPGA_READ) $(call BS_SHELL_SRCS,$(LINT_BOARD)); \
+	   $(FPGA_READ) -lib $(RTL_TOP_SRCS)" -noflatten
+	@cd tests/fpga && /usr/bin/python3 -c 'import sys, report; \
+	  sys.exit(not report.check([("$(LINT_BOARD) board top without the device", sys.argv[1])]))' \
+	  $(abspath $(FPGA_DIR)/shell-$(LINT_BOARD))
+	@grep -q 'EHXPLLL *1$$' $(FPGA_DIR)/shell-$(LINT_BOARD)/stat.txt || \
+	  { echo "lint-yosys-board: $(LINT_BOARD): no EHXPLLL in the netlist"; exit 1; }
+LINT_STAGES += lint-yosys-board
+
+# The board flow. The pin and fit checks come first, so a .dts that asks
+# for more tiles than the part holds, or a top with a port the board has
+# no pin for, is refused before the long synthesis; the fit check needs
+# the tile's and the host interface's syntheses (mk/fpga.mk).
+bitstream: bs-board-check
+	$(MAKE) --no-print-directory $(call BS_DIR,$(BOARD))/$(BOARD).bit
+
+$(BUILD)/bitstream/%.bit: | deps
+	@false
+
+define BS_FLOW_RULES
+$(call BS_DIR,$(1))/checked: $(call BS_ENV,$(1)) $(call BS_TOP,$(1)) boards/$(1)/$(1).lpf \
+		$(FPGA_DIR)/tile/times $(FPGA_DIR)/hostif/times tests/fpga/pins.py tests/fpga/fit.py
+	@mkdir -p $$(@D)
+	tests/fpga/pins.py $(1) $(call BS_TOP,$(1)) boards/$(1)/$(1).lpf
+	. $(call BS_ENV,$(1)) && tests/fpga/fit.py $(1) $$$$BOARD_TILES $$$$BOARD_FPGA_DEVICE \
+	  --tile $(FPGA_DIR)/tile --hostif $(FPGA_DIR)/hostif
+	touch $$@
+$(call BS_DIR,$(1))/synth/times: $(call BS_DIR,$(1))/checked $(call BS_SRCS,$(1)) tests/fpga/synth.sh
+	tests/fpga/synth.sh $$(@D) $(FPGA_BOARD_TOP_$(1)) $(BS_SYNTH_TIMEOUT) \
+	  "read_verilog -lib +/ecp5/cells_bb.v; $(FPGA_READ) $(call BS_SRCS,$(1))" "-abc9"
+$(call BS_DIR,$(1))/$(1).bit: $(call BS_DIR,$(1))/synth/times $(FPGA_VENV)/.stamp tests/fpga/bitstream.sh
+	tests/fpga/bitstream.sh $(call BS_ENV,$(1)) $(call BS_DIR,$(1))/synth/netlist.json \
+	  boards/$(1)/$(1).lpf $(call BS_DIR,$(1)) $(FPGA_NEXTPNR) $(FPGA_VENV)/bin/yowasp-ecppack \
+	  $(BS_PNR_TIMEOUT)
+endef
+$(foreach b,$(FPGA_BOARDS),$(eval $(call BS_FLOW_RULES,$(b))))
+
+# Loading: openFPGALoader (Debian's) through the board's own USB port. The
+# bitstream is built first unless BIT names one.
+BIT ?=
+BS_BIT = $(if $(BIT),$(BIT),$(call BS_DIR,$(BOARD))/$(BOARD).bit)
+BS_LOADER = openFPGALoader -b $(FPGA_BOARD_LOADER_$(BOARD))
+flash flash-spi: bs-board-check
+	@bit='$(BS_BIT)'; cmd="$(BS_LOADER) $(if $(filter flash-spi,$@),-f )$$bit"; \
+	if [ -n "$(DRY_RUN)" ]; then echo "$$cmd"; exit 0; fi; \
+	if [ ! -f "$$bit" ]; then \
+	  if [ -n "$(BIT)" ]; then echo "$@: $$bit: no such bitstream" >&2; exit 1; fi; \
+	  $(MAKE) --no-print-directory bitstream BOARD=$(BOARD) || exit 1; fi; \
+	echo "$$cmd"; $$cmd
+
+# The checks and the loading commands (no synthesis): tests/fpga/test-board-flow.sh.
+.PHONY: test-board-flow
+test-board-flow: | deps
+	tests/fpga/test-board-flow.sh "$(MAKE)" $(BUILD)/tests/board-flow
+TEST_STAGES += test-board-flow
+
+# ---- the board top under Verilator ----------------------------------------------
+# wsemu-board-sim: the whole board top (PLL model, UART PHY, LEDs, device)
+# with a model of the host's USB-serial bridge, serving the link protocol
+# like wsemu-sim; libwsehost reaches it as sim:board=<board> with
+# $WSEMU_SIM naming it. docs/wsemu-sim.md.
+BS_SIM = $(BUILD)/board-sim/$(1)/wsemu-board-sim
+define BS_SIM_RULES
+$(call BS_SIM,$(1)): $(call BS_SRCS,$(1)) tests/fpga/EHXPLLL.sv sim/wsemu_board_sim.cpp \
+		$(BUILD)/boards/$(1)/wse_cfg.h | deps
+	@mkdir -p $$(dir $$@)/obj
+	verilator --cc --exe --build --assert -Wno-fatal -Irtl/prim -j $(JOBS) \
+	  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" rtl/lint.vlt tests/fpga/EHXPLLL.sv \
+	  $(call BS_SRCS,$(1)) --top-module $(FPGA_BOARD_TOP_$(1)) $(abspath sim/wsemu_board_sim.cpp) \
+	  -CFLAGS "-O1 -DVTOP=V$(FPGA_BOARD_TOP_$(1)) -I$(abspath $(BUILD)/boards/$(1))" \
+	  -Mdir $$(dir $$@)/obj -o ../wsemu-board-sim > $$(dir $$@)/build.log 2>&1 || \
+	  { tail -40 $$(dir $$@)/build.log; exit 1; }
+endef
+$(foreach b,$(FPGA_BOARDS),$(eval $(call BS_SIM_RULES,$(b))))
+
+# wsectl against the board top: info (the DTB through the UART); test-full
+# adds the selftest (memory, routes and a program on every tile).
+.PHONY: test-board-sim test-full-board-sim
+test-board-sim test-full-board-sim: $(foreach b,$(FPGA_BOARDS),$(call BS_SIM,$(b))) $(DS_DIR)/wsectl
+	@set -e; for b in $(FPGA_BOARDS); do \
+	  tests/fpga/test-board-sim.sh $$b $(call BS_SIM,$$b) $(DS_DIR)/wsectl $(BUILD)/tests/board-sim/$$b \
+	    $(if $(filter test-full-%,$@),full); done
+TEST_STAGES += test-board-sim
+TEST_FULL_STAGES += test-full-board-sim
