@@ -254,20 +254,17 @@ bench-core-options: $(foreach r,$(CORE_OPT_RUNGS),$(call CORE_OPT_MODEL,$(r))) $
 test-core-mesh: $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf
 	tests/core/mesh-check.sh $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf $(CORE_BUILD)/run-mesh
 TEST_STAGES += test-core-mesh
-# The gate-level smoke of make test, in the background: the 2x2 fabric
-# mesh's netlist on the mesh scoreboard with one +verilator+seed
-# (fv-gate-mesh-smoke, mk/fabric-verif.mk); the router's netlist runs in
-# test-fabric (fv-gate). Yosys and the netlist model's build are
-# single-threaded for most of their time, and the stages after this one
-# spend most of theirs in one simulator process.
-# make test-full adds the generic synthesis of the whole 4x4 mesh of tiles
-# (synth-mesh) and one tile's iCE40 netlist on the smoke programs (gl-core),
-# which need the ELFs of test-core and test-core-mesh and the boards'
-# generated packages; and the mesh netlist with both seeds
-# (test-fabric-full).
+# Gate level. make test's netlist is the router's (fv-gate in test-fabric:
+# Yosys's generic netlist of wse_router on the router scoreboard). The
+# 2x2 fabric mesh's netlist with one +verilator+seed (fv-gate-mesh-smoke,
+# mk/fabric-verif.mk; about 12 CPU-minutes, its -O0 model's build most of
+# them) is make test-gate-level, and make test-full's with both seeds
+# (test-fabric-full). make test-full adds the generic synthesis of the
+# whole 4x4 mesh of tiles (synth-mesh) and one tile's iCE40 netlist on the
+# smoke programs (gl-core), which need the ELFs of test-core and
+# test-core-mesh and the boards' generated packages.
 .PHONY: test-gate-level test-gate-level-full
 test-gate-level: fv-gate-mesh-smoke
-TEST_STAGES += bg:test-gate-level
 test-gate-level-full: gl-core synth-mesh
 TEST_FULL_STAGES += test-gate-level-full
 
