@@ -17,9 +17,9 @@ import sys
 
 import numpy as np
 
-# the package of this source tree (python/wsemu), unless one is installed
+# the package of this source tree (python/wsehost), unless one is installed
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-import wsemu  # noqa: E402
+import wsehost  # noqa: E402
 
 
 def data(n, seed):
@@ -38,7 +38,7 @@ def main():
     x, y = data(2048, 1)
     xt, yt = data(512, 2)
     kw = dict(backend="mesh", device=args.device) if args.device else {}
-    t = wsemu.Trainer(layers=[10, 32, 4], optimizer="adam", lr=0.01, batch_size=32, seed=1, **kw)
+    t = wsehost.Trainer(layers=[10, 32, 4], optimizer="adam", lr=0.01, batch_size=32, seed=1, **kw)
     print(f"backend {t.backend}, test loss {t.evaluate(xt, yt)['loss']:.4f} before training")
     for epoch in range(args.epochs):
         order = np.random.default_rng(100 + epoch).permutation(len(x))

@@ -1,4 +1,4 @@
-# The Python package python/wsemu: ctypes over libwsetrain.so (no compiler
+# The Python package python/wsehost: ctypes over libwsetrain.so (no compiler
 # at install time, numpy only), its pytest tests and the NumPy example.
 # Runs in a virtual environment under $(BUILD) made from Debian's python3
 # that sees Debian's numpy and pytest. docs/training.md, "Python".
@@ -9,7 +9,7 @@
 DEB_PKGS += python3-venv python3-numpy python3-pytest
 PY_VENV  := $(BUILD)/pyvenv
 PY       := $(PY_VENV)/bin/python
-PY_SRCS  := $(wildcard python/wsemu/*.py)
+PY_SRCS  := $(wildcard python/wsehost/*.py)
 # The package of the tree and the library just built.
 PY_ENV    = PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$(abspath python) WSEMU_LIBWSETRAIN=$(abspath $(TR_SO)) \
 	WSEMU_FAST=$(abspath $(FAST_SERVER)) TMPDIR=$${TMPDIR:-/tmp}

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The Python package wsemu (python/wsemu) over libwsetrain: a small model
+"""The Python package wsehost (python/wsehost) over libwsetrain: a small model
 learns separable random data, the mesh backend on the functional model
 (wsemu-fast, WSEMU_FAST) gives the host-reference backend's bits, on one
 device and on two, tensors
@@ -12,7 +12,7 @@ import os
 import numpy as np
 import pytest
 
-import wsemu
+import wsehost
 
 LAYERS = [7, 12, 3]
 
@@ -48,7 +48,7 @@ def all_tensors(trainer):
 def test_learns_on_host_reference():
     x, y = blobs(320, 1)
     xt, yt = blobs(200, 2)
-    t = wsemu.Trainer(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16, seed=5,
+    t = wsehost.Trainer(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16, seed=5,
                       mesh=(2, 2))
     assert t.backend == "host-reference"
     before = t.evaluate(xt, yt)
@@ -69,8 +69,8 @@ def test_same_bits_as_the_c_reference_order():
     """Two trainers of the same spec fed the same batches stay identical;
     set_tensor and get_tensor round-trip exactly."""
     x, y = blobs(64, 3)
-    a = wsemu.Trainer(layers=LAYERS, optimizer="sgd", lr=0.1, momentum=0.9, batch_size=16)
-    b = wsemu.Trainer(layers=LAYERS, optimizer="sgd", lr=0.1, momentum=0.9, batch_size=16)
+    a = wsehost.Trainer(layers=LAYERS, optimizer="sgd", lr=0.1, momentum=0.9, batch_size=16)
+    b = wsehost.Trainer(layers=LAYERS, optimizer="sgd", lr=0.1, momentum=0.9, batch_size=16)
     train(a, x, y, 4)
     train(b, x, y, 4)
     ta, tb = all_tensors(a), all_tensors(b)
@@ -88,8 +88,8 @@ def test_mesh_on_fast_model_equals_host_reference():
     x, y = blobs(96, 4)
     kw = dict(layers=LAYERS, optimizer="adamw", lr=0.01, weight_decay=0.01, batch_size=16,
               seed=9)
-    host = wsemu.Trainer(backend="host-reference", mesh=(2, 2), **kw)
-    with wsemu.Trainer(backend="mesh", device="sim:board=sim-2x2,model=fast", **kw) as mesh:
+    host = wsehost.Trainer(backend="host-reference", mesh=(2, 2), **kw)
+    with wsehost.Trainer(backend="mesh", device="sim:board=sim-2x2,model=fast", **kw) as mesh:
         assert mesh.backend == "mesh"
         lh = train(host, x, y, 6)
         lm = train(mesh, x, y, 6)
@@ -110,14 +110,14 @@ def test_two_devices():
     refused with the library's sentence."""
     x, y = blobs(64, 6)
     kw = dict(layers=LAYERS, optimizer="sgd", lr=0.1, momentum=0.9, batch_size=8, mesh=(2, 2))
-    a = wsemu.Trainer(num_devices=2, **kw)
-    b = wsemu.Trainer(devices=["sim:board=sim-2x2", "sim:board=sim-2x2"], **kw)
+    a = wsehost.Trainer(num_devices=2, **kw)
+    b = wsehost.Trainer(devices=["sim:board=sim-2x2", "sim:board=sim-2x2"], **kw)
     assert train2(a, x, y) == train2(b, x, y)
     assert a.step_count == 4
     ta, tb = all_tensors(a), all_tensors(b)
     for name in ta:
         assert ta[name].tobytes() == tb[name].tobytes(), name
-    with pytest.raises(wsemu.WseError) as e:
+    with pytest.raises(wsehost.WseError) as e:
         a.step(x[:7], y[:7])
     assert "n = 7 examples is not a multiple of the 2 devices" in e.value.message
 
@@ -127,8 +127,8 @@ def test_two_devices():
 def test_two_fast_devices_equal_host_reference():
     x, y = blobs(64, 7)
     kw = dict(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=8, seed=3, num_devices=2)
-    host = wsemu.Trainer(backend="host-reference", mesh=(2, 2), **kw)
-    with wsemu.Trainer(backend="mesh", device="sim:board=sim-2x2,model=fast", **kw) as mesh:
+    host = wsehost.Trainer(backend="host-reference", mesh=(2, 2), **kw)
+    with wsehost.Trainer(backend="mesh", device="sim:board=sim-2x2,model=fast", **kw) as mesh:
         lh, lm = train2(host, x, y), train2(mesh, x, y)
         assert np.array(lh, dtype=np.float32).tobytes() == np.array(lm, dtype=np.float32).tobytes()
         th, tm = all_tensors(host), all_tensors(mesh)
@@ -138,35 +138,35 @@ def test_two_fast_devices_equal_host_reference():
 
 def test_errors():
     x, y = blobs(20, 5)
-    t = wsemu.Trainer(layers=LAYERS, batch_size=8)
+    t = wsehost.Trainer(layers=LAYERS, batch_size=8)
     bad = y.copy()
     bad[3] = 3
-    with pytest.raises(wsemu.WseError) as e:
+    with pytest.raises(wsehost.WseError) as e:
         t.step(x[:8], bad[:8])
     assert e.value.name == "WSE_ERROR_RANGE"
     assert "example 3 has label 3; the model has 3 classes" in e.value.message
     bad[3] = -2
-    with pytest.raises(wsemu.WseError, match="example 3 has label -2"):
+    with pytest.raises(wsehost.WseError, match="example 3 has label -2"):
         t.evaluate(x, bad)
-    with pytest.raises(wsemu.WseError, match="above the batch size 8") as e:
+    with pytest.raises(wsehost.WseError, match="above the batch size 8") as e:
         t.step(x[:9], y[:9])
     assert e.value.code < 0
-    with pytest.raises(wsemu.WseError, match="no examples"):
+    with pytest.raises(wsehost.WseError, match="no examples"):
         t.step(x[:0], y[:0])
-    with pytest.raises(wsemu.WseError, match="no tensor named 'nope'"):
+    with pytest.raises(wsehost.WseError, match="no tensor named 'nope'"):
         t.get_tensor("nope")
     with pytest.raises(ValueError, match=r"model takes \[n, 7\]"):
         t.step(x[:, :6], y)
     with pytest.raises(TypeError):
         t.step(x[:8], y[:8].astype(np.float32))
     assert t.step_count == 0
-    with pytest.raises(wsemu.WseError, match=r"spec.widths\[1\] = 1 classes: must be 2..256"):
-        wsemu.Trainer(layers=[7, 1])
-    with pytest.raises(wsemu.WseError, match="spec.optimizer = 'rmsprop'") as e:
-        wsemu.Trainer(layers=LAYERS, optimizer="rmsprop")
+    with pytest.raises(wsehost.WseError, match=r"spec.widths\[1\] = 1 classes: must be 2..256"):
+        wsehost.Trainer(layers=[7, 1])
+    with pytest.raises(wsehost.WseError, match="spec.optimizer = 'rmsprop'") as e:
+        wsehost.Trainer(layers=LAYERS, optimizer="rmsprop")
     assert e.value.name == "WSE_ERROR_INVALID_PARAM"
-    with pytest.raises(wsemu.WseError, match="spec.lr = 0"):
-        wsemu.Trainer(layers=LAYERS, lr=0.0)
+    with pytest.raises(wsehost.WseError, match="spec.lr = 0"):
+        wsehost.Trainer(layers=LAYERS, lr=0.0)
 
 
 @pytest.mark.parametrize("xdtype,ydtype", [(np.float32, np.int64), (np.uint8, np.int32),
@@ -186,8 +186,8 @@ def test_npy_files_from_numpy(tmp_path, xdtype, ydtype):
     data = dict(format="npy", train_x=tmp_path / "x.npy", train_y=tmp_path / "y.npy",
                 test_x=tmp_path / "x.npy", test_y=tmp_path / "y.npy")
     kw = dict(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16)
-    a = wsemu.Trainer(data=data, **kw)
-    b = wsemu.Trainer(**kw)
+    a = wsehost.Trainer(data=data, **kw)
+    b = wsehost.Trainer(**kw)
     for k in range(8):
         ma = a.step_data()
         lo = (k * 16) % 64
@@ -208,18 +208,18 @@ def test_npy_file_errors(tmp_path):
     np.save(tmp_path / "y31.npy", y[:31])
 
     def make(xname, yname):
-        wsemu.Trainer(layers=LAYERS, data=dict(format="npy", train_x=tmp_path / xname,
+        wsehost.Trainer(layers=LAYERS, data=dict(format="npy", train_x=tmp_path / xname,
                                                train_y=tmp_path / yname))
-    with pytest.raises(wsemu.WseError, match=r"x64.npy: offset \d+: wrong dtype '<f8'"):
+    with pytest.raises(wsehost.WseError, match=r"x64.npy: offset \d+: wrong dtype '<f8'"):
         make("x64.npy", "y.npy")
-    with pytest.raises(wsemu.WseError, match=r"xf.npy: offset \d+: Fortran order"):
+    with pytest.raises(wsehost.WseError, match=r"xf.npy: offset \d+: Fortran order"):
         make("xf.npy", "y.npy")
-    with pytest.raises(wsemu.WseError, match="shape mismatch: .*x.npy has 32 examples"):
+    with pytest.raises(wsehost.WseError, match="shape mismatch: .*x.npy has 32 examples"):
         make("x.npy", "y31.npy")
-    with pytest.raises(wsemu.WseError, match=r"x.npy: offset \d+: wrong dtype '<f4'"):
+    with pytest.raises(wsehost.WseError, match=r"x.npy: offset \d+: wrong dtype '<f4'"):
         make("x.npy", "x.npy")
     with pytest.raises(ValueError, match="unknown keys"):
-        wsemu.Trainer(layers=LAYERS, data=dict(fmt="npy"))
+        wsehost.Trainer(layers=LAYERS, data=dict(fmt="npy"))
 
 
 def test_npz_round_trip_with_numpy(tmp_path):
@@ -228,7 +228,7 @@ def test_npz_round_trip_with_numpy(tmp_path):
     refuses savez_compressed, float64, a wrong shape and an unknown name
     with nothing changed."""
     x, y = blobs(32, 8)
-    a = wsemu.Trainer(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16)
+    a = wsehost.Trainer(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16)
     train(a, x, y, 3)
     a.export_npz(tmp_path / "a.npz")
     with np.load(tmp_path / "a.npz") as z:
@@ -236,7 +236,7 @@ def test_npz_round_trip_with_numpy(tmp_path):
         for name, shape in a.tensors().items():
             assert z[name].dtype == np.float32 and z[name].shape == shape, name
             assert z[name].tobytes() == a.get_tensor(name).tobytes(), name
-    b = wsemu.Trainer(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16)
+    b = wsehost.Trainer(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=16)
     new = {name: (a.get_tensor(name) * 3 - 1).astype(np.float32) for name in a.tensors()}
     np.savez(tmp_path / "b.npz", **new)
     b.import_npz(tmp_path / "b.npz")
@@ -258,7 +258,7 @@ def test_npz_round_trip_with_numpy(tmp_path):
     }
     for fname, (save, arrays, msg) in bad.items():
         save(tmp_path / fname, **arrays)
-        with pytest.raises(wsemu.WseError, match=msg):
+        with pytest.raises(wsehost.WseError, match=msg):
             b.import_npz(tmp_path / fname)
     after = all_tensors(b)
     for name in before:

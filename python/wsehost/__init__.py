@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""wsemu: train MLP classifiers with libwsetrain from NumPy.
+"""wsehost: train MLP classifiers with libwsetrain from NumPy.
 
 A ctypes wrapper of the training API (train/include/wsehost_train.h,
 docs/training.md, "Python"); it needs numpy and the shared library
@@ -8,8 +8,8 @@ libwsetrain.so, found in this order:
   - build/train/libwsetrain.so of the source tree this package sits in;
   - the system's library path (an installed libwsetrain).
 
-    import numpy as np, wsemu
-    t = wsemu.Trainer(layers=[7, 16, 3], optimizer="adam", lr=0.01, batch_size=32)
+    import numpy as np, wsehost
+    t = wsehost.Trainer(layers=[7, 16, 3], optimizer="adam", lr=0.01, batch_size=32)
     t.step(x[:32], y[:32])          # {'loss': ..., 'correct': ..., ...}
     t.evaluate(x, y)
 
