@@ -641,6 +641,22 @@ static void test_spec_older_caller(void **state)
 	assert_int_equal(s->size, old);
 }
 
+/* Examples of n whose logits' arg max (the lowest class at the maximum)
+ * is the label. */
+static uint32_t argmax_correct(const float *z, const int32_t *y, unsigned n, unsigned K)
+{
+	uint32_t correct = 0;
+
+	for (unsigned e = 0; e < n; e++) {
+		unsigned best = 0;
+
+		for (unsigned k = 1; k < K; k++)
+			best = z[e * K + k] > z[e * K + best] ? k : best;
+		correct += (int32_t)best == y[e];
+	}
+	return correct;
+}
+
 static void test_step_batch_753(void **state)
 {
 	(void)state;
@@ -663,9 +679,11 @@ static void test_step_batch_753(void **state)
 	float ls = 0.0f;
 	uint32_t correct = 0;
 
+	float zr[19 * 3], z[19 * 3];
+
 	/* evaluation: batches of 8, 8, 3 */
 	for (unsigned e = 0; e < 19; e += 8) {
-		struct train_ref_out o = { 0 };
+		struct train_ref_out o = { .logits = zr + e * 3 };
 		unsigned B = 19 - e < 8 ? 19 - e : 8;
 
 		assert_int_equal(train_ref_pass(&n, x + e * 7, y8 + e, B, B, &o), 0);
@@ -677,6 +695,11 @@ static void test_step_batch_753(void **state)
 	assert_int_equal(m.correct, correct);
 	ls = ls / 19.0f;
 	assert_memory_equal(&ls, &m.loss, 4);
+	/* predict: the reference's logits, bit for bit; their arg max is
+	 * what the evaluation counted */
+	assert_int_equal(wse_train_predict(t, x, 19, z), 0);
+	assert_memory_equal(z, zr, sizeof(z));
+	assert_int_equal(argmax_correct(z, y, 19, 3), m.correct);
 	assert_int_equal(wse_train_get_step(t), 0);
 	/* one step on 5 examples */
 	struct train_ref_out o = out_753(&g);
@@ -774,6 +797,24 @@ static void test_bad_batch_and_spec(void **state)
 	assert_int_equal(wse_train_eval_batch(t, x, y, 9, NULL), 0); /* any n */
 	assert_int_equal(wse_train_step_batch(NULL, x, y, 1, NULL), IP);
 	assert_int_equal(wse_train_eval_batch(NULL, x, y, 1, NULL), IP);
+	float z[9 * 3];
+	size_t l0, l1;
+	float *before = snapshot(t, &l0);
+
+	assert_int_equal(wse_train_predict(NULL, x, 1, z), IP);
+	assert_int_equal(wse_train_predict(t, NULL, 1, z), IP);
+	expect_message(wse_train_last_error(t), "wse_train_predict: x or logits is NULL");
+	assert_int_equal(wse_train_predict(t, x, 1, NULL), IP);
+	expect_message(wse_train_last_error(t), "wse_train_predict: x or logits is NULL");
+	assert_int_equal(wse_train_predict(t, x, 0, z), IP);
+	expect_message(wse_train_last_error(t), "wse_train_predict: no examples (n = 0)");
+	assert_int_equal(wse_train_predict(t, x, 9, z), 0); /* changes nothing either */
+	float *after = snapshot(t, &l1);
+
+	assert_int_equal(l0, l1);
+	assert_memory_equal(before, after, l0);
+	free(before);
+	free(after);
 	wse_train_destroy(t);
 
 	/* specs */
@@ -874,7 +915,19 @@ static void test_step_batch_mesh_fast(void **state)
 	assert_int_equal(wse_train_eval_batch(d, x, y, 24, &ed), 0);
 	assert_memory_equal(&eh.loss, &ed.loss, 4);
 	assert_int_equal(eh.correct, ed.correct);
-	print_message("  mesh (fast model, sim-2x2) = host-reference: 3 steps, loss %.6f\n", eh.loss);
+	/* logits from the device's forward pass: 8, 8 and a partial 5 */
+	float zh[21 * 3], zd[21 * 3];
+
+	memset(zd, 0xff, sizeof(zd));
+	assert_int_equal(wse_train_predict(h, x, 21, zh), 0);
+	if (wse_train_predict(d, x, 21, zd)) {
+		print_error("%s\n", wse_train_last_error(d));
+		fail();
+	}
+	assert_memory_equal(zh, zd, sizeof(zh));
+	assert_int_equal(wse_train_eval_batch(d, x, y, 21, &ed), 0);
+	assert_int_equal(argmax_correct(zd, y, 21, 3), ed.correct);
+	print_message("  mesh (fast model, sim-2x2) = host-reference: 3 steps, loss %.6f, 21 predictions\n", eh.loss);
 	wse_train_destroy(h);
 	wse_train_destroy(d);
 }

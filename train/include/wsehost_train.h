@@ -202,6 +202,20 @@ WSE_API int wse_train_step_batch(wse_train *t, const float *x, const int32_t *la
  * wse_train_step_batch but any n is taken. Changes no state. */
 WSE_API int wse_train_eval_batch(wse_train *t, const float *x, const int32_t *labels,
 				 uint32_t n, struct wse_train_metrics *m);
+/*
+ * The model's logits (the last layer's outputs, before the softmax) for
+ * the caller's n examples: x is [n, inputs] float32, row-major; logits
+ * receives [n, classes] float32, row-major (logits[e * classes + k]). Runs
+ * the forward pass of wse_train_eval_batch (any n >= 1, in batches of the
+ * batch size, on the backend: on the mesh the device computes them), so
+ * the arg max of example e's row is the class that call counts as its
+ * prediction (the lowest class at the maximum); both backends give the
+ * same bits for the same rows x columns. Changes no state. Errors:
+ *   WSE_ERROR_INVALID_PARAM  t, x or logits NULL, or n 0
+ *   and the backend's (NO_MEM; the device's errors on the mesh backend:
+ *   TIMEOUT, NO_DEVICE, ...). On error logits' contents are unspecified.
+ */
+WSE_API int wse_train_predict(wse_train *t, const float *x, uint32_t n, float *logits);
 /* Optimizer steps done (0 for a NULL handle). */
 WSE_API uint64_t wse_train_get_step(const wse_train *t);
 /* The value of a key of the params file as written there (keys of the

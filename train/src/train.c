@@ -1255,9 +1255,10 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 }
 
 /* Forward passes over n examples in batches of the batch size: labels
- * y8, or y32 converted batch by batch (t->yb). */
+ * y8, or y32 converted batch by batch (t->yb), or none (label 0, for
+ * predict); the logits [n, classes] to logits when it is not NULL. */
 static int eval_passes(wse_train *t, const float *x, const uint8_t *y8, const int32_t *y32,
-		       uint32_t n, struct wse_train_metrics *m)
+		       uint32_t n, float *logits, struct wse_train_metrics *m)
 {
 	struct train_ref_net net;
 	float loss_sum = 0.0f;
@@ -1278,8 +1279,12 @@ static int eval_passes(wse_train *t, const float *x, const uint8_t *y8, const in
 			if (y32)
 				for (unsigned k = 0; k < B; k++)
 					((uint8_t *)j->y)[k] = (uint8_t)y32[e + k];
-			else
+			else if (y8)
 				j->y = y8 + e;
+			else
+				memset((uint8_t *)j->y, 0, B);
+			if (logits)
+				j->o.logits = logits + (size_t)e * t->p.dims[t->p.nlayers];
 		}
 		int rc = run_round(t, nj, "batch");
 
@@ -1317,7 +1322,7 @@ int wse_train_eval(wse_train *t, uint32_t max_examples, struct wse_train_metrics
 
 	if (max_examples && max_examples < n)
 		n = max_examples;
-	return eval_passes(t, t->test.x, t->test.y, NULL, n, m);
+	return eval_passes(t, t->test.x, t->test.y, NULL, n, NULL, m);
 }
 
 /* The caller's examples: arguments checked, every label in range. */
@@ -1389,7 +1394,18 @@ int wse_train_eval_batch(wse_train *t, const float *x, const int32_t *labels, ui
 		return WSE_ERROR_INVALID_PARAM;
 	int rc = check_batch(t, "wse_train_eval_batch", x, labels, n, UINT32_MAX);
 
-	return rc ? rc : eval_passes(t, x, NULL, labels, n, m);
+	return rc ? rc : eval_passes(t, x, NULL, labels, n, NULL, m);
+}
+
+int wse_train_predict(wse_train *t, const float *x, uint32_t n, float *logits)
+{
+	if (!t)
+		return WSE_ERROR_INVALID_PARAM;
+	if (!x || !logits)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM, "wse_train_predict: x or logits is NULL");
+	if (n == 0)
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM, "wse_train_predict: no examples (n = 0)");
+	return eval_passes(t, x, NULL, NULL, n, logits, NULL);
 }
 
 int wse_train_tensor_info(const wse_train *t, unsigned index, const char **name,

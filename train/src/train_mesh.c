@@ -773,6 +773,32 @@ static int read_metrics(struct train_mesh *m, const struct layout *lo, const uin
 	return r;
 }
 
+/* The logits act[L] (docs/training-dataflow.md, section 9): class
+ * k = y + s R of token t = c + j C at word s Fw + j of tile (c, y). */
+static int read_logits(struct train_mesh *m, const struct layout *lo, unsigned K, unsigned B,
+		       float *logits)
+{
+	unsigned R = m->R, C = m->C, tc = lo->tc, fw = wse_mlp_feature_words(tc);
+	uint32_t *z = malloc((size_t)rows_of(K, R) * fw * 4);
+	int r = z ? 0 : WSE_ERROR_NO_MEM;
+
+	for (unsigned y = 0; y < R && !r; y++)
+		for (unsigned c = 0; c < C && !r; c++) {
+			unsigned ak = wse_mlp_count(K, y, R);
+
+			if (!ak || c >= B)
+				continue;
+			r = wse_mem_read(m->dev, c, y, lo->p.act[lo->p.nlayers], z,
+					 (size_t)ak * fw * 4);
+			for (unsigned s = 0; !r && s < ak; s++)
+				for (unsigned j = 0, t = c; j < tc && t < B; j++, t += C)
+					logits[(size_t)t * K + y + s * R] = u2f(z[s * fw + j]);
+			m->st.bytes[TM_METRICS] += 4ull * ak * fw;
+		}
+	free(z);
+	return r;
+}
+
 /* Append the tiles' state to the error, for a pass that did not end. */
 static int with_tiles(struct train_mesh *m, int code)
 {
@@ -855,6 +881,8 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 		return r;
 	if ((r = read_metrics(m, &lo, labels, B, out)))
 		return tm_fail(m, r, "mesh backend: reading the metrics: %s", wse_strerror(r));
+	if (out->logits && (r = read_logits(m, &lo, net->dims[L], B, out->logits)))
+		return tm_fail(m, r, "mesh backend: reading the logits: %s", wse_strerror(r));
 	m->st.ms_finish = now_ms() - t1;
 	out->loss = out->loss_sum / (float)norm;
 	return 0;

@@ -175,6 +175,10 @@ int train_ref_pass(const struct train_ref_net *net, const float *x,
 	/* softmax cross-entropy per token (column), max and sum reduced down
 	 * the column in the row chain */
 	const float *zl = act[L];
+
+	for (unsigned t = 0; out->logits && t < B; t++)
+		for (unsigned k = 0; k < K; k++)
+			out->logits[(size_t)t * K + k] = zl[(size_t)k * Bp + t];
 	const float invB = 1.0f / (float)norm;
 	float loss_sum = 0.0f;
 	uint32_t correct = 0;

@@ -33,6 +33,9 @@ struct train_ref_out {
 	uint64_t cycles;     /* a device's cycles for the pass (0 on the host) */
 	float *dw[TRAIN_REF_MAX_LAYERS]; /* gradients (NULL: forward only) */
 	float *db[TRAIN_REF_MAX_LAYERS];
+	/* the logits of the B tokens, logits[t * dims[L] + k] (NULL: not
+	 * wanted); a device backend reads them from the device */
+	float *logits;
 };
 
 /*
@@ -40,7 +43,8 @@ struct train_ref_out {
  * B tokens: x[t * dims[0] + i], labels[t] < dims[L]. norm is the number of
  * examples the loss is averaged over (B, or B times the micro-batches of an
  * accumulated step): the output deltas are multiplied by 1.0f / norm, and
- * out->loss = loss_sum / norm. Gradients go to out->dw, out->db.
+ * out->loss = loss_sum / norm. Gradients go to out->dw, out->db, the
+ * logits to out->logits when it is not NULL.
  * Returns 0 or a negative enum wse_error (wsehost.h):
  *   WSE_ERROR_INVALID_PARAM  a NULL pointer, B or norm 0, rows, columns or
  *                            layers 0 (or layers over TRAIN_REF_MAX_LAYERS),
