@@ -3,7 +3,7 @@
 # Runs in a virtual environment under $(BUILD) made from Debian's python3
 # that sees Debian's numpy and pytest. docs/training.md, "Python".
 #   make test-python         pytest tests/python: host-reference backend,
-#                            and the mesh backend on wsemu-fast (sim-2x2)
+#                            the mesh backend and Device on wsemu-fast (sim-2x2)
 #   make run-python-example  examples/train_numpy.py
 
 DEB_PKGS += python3-venv python3-numpy python3-pytest
@@ -12,16 +12,17 @@ PY       := $(PY_VENV)/bin/python
 PY_SRCS  := $(wildcard python/wsehost/*.py)
 # The package of the tree and the library just built.
 PY_ENV    = PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$(abspath python) WSEMU_LIBWSETRAIN=$(abspath $(TR_SO)) \
-	WSEMU_FAST=$(abspath $(FAST_SERVER)) TMPDIR=$${TMPDIR:-/tmp}
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) WSEHOST_TEST_ELF=$(abspath $(TM_KERNEL)) \
+	TMPDIR=$${TMPDIR:-/tmp}
 
-$(PY_VENV)/.stamp: | deps
+$(PY_VENV)/.stamp: mk/python.mk | deps
 	rm -rf $(PY_VENV)
 	/usr/bin/python3 -m venv --system-site-packages $(PY_VENV)
 	$(PY) -c 'import numpy, pytest'
 	touch $@
 
 .PHONY: test-python run-python-example
-test-python: $(PY_VENV)/.stamp $(PY_SRCS) $(TR_SO) $(FAST_SERVER) $(FAST_BOARD_DTBS)
+test-python: $(PY_VENV)/.stamp $(PY_SRCS) $(TR_SO) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(TM_KERNEL)
 	$(PY_ENV) $(PY) -m pytest -q -rs -p no:cacheprovider tests/python
 
 run-python-example: $(PY_VENV)/.stamp $(PY_SRCS) $(TR_SO)

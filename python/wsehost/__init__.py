@@ -1,34 +1,43 @@
 # SPDX-License-Identifier: Apache-2.0
 """wsehost: train MLP classifiers with libwsetrain from NumPy.
 
-A ctypes wrapper of the training API (train/include/wsehost_train.h,
-docs/training.md, "Python"); it needs numpy and the shared library
-libwsetrain.so, found in this order:
+A ctypes wrapper of the training API (train/include/wsehost_train.h) and
+of libwsehost's device calls (docs/python.md); it needs numpy and the
+shared library libwsetrain.so, found in this order:
   - the path in the environment variable WSEMU_LIBWSETRAIN;
   - build/train/libwsetrain.so of the source tree this package sits in;
   - the system's library path (an installed libwsetrain).
 
     import numpy as np, wsehost
     t = wsehost.Trainer(layers=[7, 16, 3], optimizer="adam", lr=0.01, batch_size=32)
-    t.step(x[:32], y[:32])          # {'loss': ..., 'correct': ..., ...}
-    t.evaluate(x, y)
+    t.fit(x, y, epochs=5)           # a line per epoch on stderr
+    t.evaluate(x_test, y_test)      # {'loss': ..., 'correct': ..., ...}
+    logits = t.predict(x_test)      # float32 [n, 3]
 
-Every failure of the library raises WseError with its code and sentence.
+    with wsehost.Device("sim:board=sim-2x2,model=fast") as dev:
+        dev.info()["mesh"]          # (rows, columns)
+
+Every failure of the libraries raises WseError with its code and sentence.
 """
 
 import ctypes
 import ctypes.util
 import glob
 import os
+import sys
+import time
 
 import numpy as np
 
-__all__ = ["Trainer", "WseError", "MAX_LAYERS", "MAX_WIDTH", "MAX_CLASSES"]
+__all__ = ["Trainer", "Device", "WseError", "MAX_LAYERS", "MAX_WIDTH", "MAX_CLASSES",
+           "ALL_TILES"]
 
 # wsehost_train.h
 MAX_LAYERS = 8
 MAX_WIDTH = 65536
 MAX_CLASSES = 256
+# wsehost.h: x = y = ALL_TILES addresses every tile
+ALL_TILES = 0xFF
 
 _c_float_p = ctypes.POINTER(ctypes.c_float)
 _c_int32_p = ctypes.POINTER(ctypes.c_int32)
@@ -88,8 +97,47 @@ class _Metrics(ctypes.Structure):
     ]
 
 
+class _OpenOpts(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("timeout_ms", ctypes.c_int),
+        ("open_timeout_ms", ctypes.c_int),
+        ("log_cb", ctypes.c_void_p),
+        ("log_user", ctypes.c_void_p),
+        ("log_level", ctypes.c_int),
+    ]
+
+
+class _Info(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("proto_major", ctypes.c_uint),
+        ("proto_minor", ctypes.c_uint),
+        ("max_payload", ctypes.c_uint32),
+        ("max_outstanding", ctypes.c_uint32),
+        ("build_id", ctypes.c_char * 33),
+        ("compatible", ctypes.c_char * 64),
+        ("model", ctypes.c_char * 96),
+        ("columns", ctypes.c_uint),
+        ("rows", ctypes.c_uint),
+        ("colors", ctypes.c_uint),
+        ("user_colors", ctypes.c_uint),
+        ("num_vc", ctypes.c_uint),
+        ("vc_depth", ctypes.c_uint),
+        ("ramp_color_depth", ctypes.c_uint),
+        ("color_vc", ctypes.c_uint8 * 32),
+        ("imem_bytes", ctypes.c_uint),
+        ("dmem_bytes", ctypes.c_uint),
+        ("dmem_banks", ctypes.c_uint),
+        ("link_compatible", ctypes.c_char * 32),
+        ("link_width_bits", ctypes.c_uint),
+        ("link_bytes_per_cycle", ctypes.c_uint),
+        ("link_latency_cycles", ctypes.c_uint),
+    ]
+
+
 class WseError(Exception):
-    """A failure of libwsetrain: code is the negative enum wse_error value,
+    """A failure of libwsetrain or libwsehost: code is the negative enum wse_error value,
     name its name ("WSE_ERROR_RANGE"), message the library's sentence."""
 
     def __init__(self, code, name, message):
@@ -153,7 +201,23 @@ def _load():
         "wse_train_load": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]),
         "wse_train_export_npz": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]),
         "wse_train_import_npz": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]),
+        "wse_train_predict": (ctypes.c_int, [ctypes.c_void_p, _c_float_p, ctypes.c_uint32,
+                                             _c_float_p]),
         "wse_error_name": (ctypes.c_char_p, [ctypes.c_int]),
+        # libwsehost (wsehost.h), which libwsetrain links
+        "wse_strerror": (ctypes.c_char_p, [ctypes.c_int]),
+        "wse_open": (ctypes.c_int, [ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p,
+                                    ctypes.POINTER(_OpenOpts)]),
+        "wse_close": (None, [ctypes.c_void_p]),
+        "wse_get_info": (ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(_Info)]),
+        "wse_mem_read": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint,
+                                        ctypes.c_uint32, ctypes.c_void_p, ctypes.c_size_t]),
+        "wse_mem_write": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint,
+                                         ctypes.c_uint32, ctypes.c_void_p, ctypes.c_size_t]),
+        "wse_tile_halt": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint]),
+        "wse_tile_run": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint]),
+        "wse_load_elf": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint,
+                                        ctypes.c_void_p, ctypes.c_size_t]),
     }
     for name, (res, args) in sig.items():
         fn = getattr(lib, name)
@@ -243,6 +307,7 @@ class Trainer:
             raise _error(rc, err.value.decode(errors="replace"))
         self.layers = layers
         self.batch_size = int(batch_size)
+        self.num_devices = len(devices) if devices else max(int(num_devices), 1)
 
     _DATA_PATHS = ("format", "train_x", "train_y", "test_x", "test_y")
 
@@ -330,6 +395,75 @@ class Trainer:
         batches of batch_size; changes nothing."""
         return self._run(_library().wse_train_eval_batch, x, y)
 
+    def predict(self, x):
+        """The logits (the last layer's outputs, before the softmax) of x,
+        float32 [n, inputs] (any real dtype is converted), as a float32
+        array [n, classes], from the backend's forward pass (on the mesh,
+        the device's), in batches of batch_size; argmax(axis=1) is the
+        prediction evaluate() counts. Changes nothing."""
+        x = np.asarray(x)
+        if x.dtype.kind not in "fiu":
+            raise ValueError(f"x has dtype {x.dtype}; predict takes real numbers (float32)")
+        if x.ndim != 2 or x.shape[1] != self.layers[0]:
+            raise ValueError(f"x has shape {x.shape}; the model takes [n, {self.layers[0]}]")
+        if x.shape[0] >= 2**32:
+            raise ValueError(f"x has {x.shape[0]} examples; at most {2**32 - 1} a call")
+        x = np.ascontiguousarray(x, dtype=np.float32)
+        out = np.empty((x.shape[0], self.layers[-1]), dtype=np.float32)
+        self._check(_library().wse_train_predict(self._handle(), x.ctypes.data_as(_c_float_p),
+                                                 x.shape[0], out.ctypes.data_as(_c_float_p)))
+        return out
+
+    def fit(self, x, y, epochs=1, batch_size=None, shuffle=True, seed=0, progress=True,
+            validation=None):
+        """Train on all of x, y for epochs passes, one step() per batch of
+        batch_size examples (default and most: the trainer's batch_size
+        times its devices; the last batch of an epoch takes what is left,
+        cut to a multiple of the devices). shuffle: a new order each epoch
+        from numpy.random.default_rng(seed); False: the order of x.
+        validation: (x, y) evaluated after each epoch. progress: a line per
+        epoch on stderr. Returns one dict per epoch: epoch, steps, loss (the
+        mean over the epoch's examples), accuracy (of the steps' examples,
+        before each update), and val_loss, val_accuracy with validation."""
+        x, y = self._arrays(x, y)
+        most = self.batch_size * self.num_devices
+        bs = most if batch_size is None else int(batch_size)
+        if not self.num_devices <= bs <= most:
+            raise ValueError(f"batch_size = {bs}: must be {self.num_devices}..{most} "
+                             f"(the trainer's batch_size {self.batch_size} times "
+                             f"{self.num_devices} device(s))")
+        if int(epochs) < 0:
+            raise ValueError(f"epochs = {epochs}: must be >= 0")
+        rng = np.random.default_rng(seed)
+        history = []
+        for epoch in range(1, int(epochs) + 1):
+            t0 = time.monotonic()
+            order = rng.permutation(len(x)) if shuffle else np.arange(len(x))
+            loss_sum, correct, seen, steps = 0.0, 0, 0, 0
+            for lo in range(0, len(x), bs):
+                idx = order[lo:lo + bs]
+                idx = idx[:len(idx) - len(idx) % self.num_devices]
+                if not len(idx):
+                    continue
+                m = self.step(x[idx], y[idx])
+                loss_sum += m["loss"] * m["examples"]
+                correct += m["correct"]
+                seen += m["examples"]
+                steps += 1
+            h = {"epoch": epoch, "steps": steps, "loss": loss_sum / max(seen, 1),
+                 "accuracy": correct / max(seen, 1)}
+            line = (f"epoch {epoch}/{epochs}: {steps} steps, loss {h['loss']:.4f}, "
+                    f"accuracy {h['accuracy']:.4f}")
+            if validation is not None:
+                e = self.evaluate(*validation)
+                h["val_loss"] = e["loss"]
+                h["val_accuracy"] = e["correct"] / e["examples"]
+                line += f", val_loss {h['val_loss']:.4f}, val_accuracy {h['val_accuracy']:.4f}"
+            history.append(h)
+            if progress:
+                print(f"{line} ({time.monotonic() - t0:.1f} s)", file=sys.stderr, flush=True)
+        return history
+
     @staticmethod
     def _metrics(m):
         return {"loss": float(m.loss), "correct": int(m.correct), "examples": int(m.examples),
@@ -381,6 +515,37 @@ class Trainer:
         self._check(_library().wse_train_set_tensor(self._handle(), _bytes(name),
                                                     a.ctypes.data_as(_c_float_p), a.size))
 
+    def state_dict(self):
+        """Every tensor (weights, biases, optimizer state) as {name: float32
+        array of its shape}, copies; load_state_dict() takes it back."""
+        return {name: self.get_tensor(name) for name in self.tensors()}
+
+    def load_state_dict(self, state, strict=True):
+        """Set the tensors of state ({name: array}, as state_dict() gives).
+        strict: every tensor of the model must be given; else those not
+        given keep their values. An unknown name, a missing one (strict)
+        or a shape that differs raises ValueError naming it, before any
+        tensor changes."""
+        shapes = self.tensors()
+        unknown = sorted(set(state) - set(shapes))
+        if unknown:
+            raise ValueError(f"state_dict: the model has no tensor {', '.join(unknown)}")
+        missing = [name for name in shapes if name not in state]
+        if strict and missing:
+            raise ValueError(f"state_dict: missing {', '.join(missing)} (strict=False keeps "
+                             "their values)")
+        arrays = {}
+        for name, value in state.items():
+            a = np.asarray(value)
+            if a.dtype.kind not in "fiu":
+                raise ValueError(f"state_dict: {name} has dtype {a.dtype}; tensors are float32")
+            if a.shape != shapes[name]:
+                raise ValueError(f"state_dict: {name} has shape {a.shape}; the model's is "
+                                 f"{shapes[name]}")
+            arrays[name] = a
+        for name, a in arrays.items():
+            self.set_tensor(name, a)
+
     def save(self, path):
         """Write a checkpoint (docs/checkpoint.md)."""
         self._check(_library().wse_train_save(self._handle(), _bytes(os.fspath(path))))
@@ -398,3 +563,102 @@ class Trainer:
         must name a tensor, with its shape, float32); on error nothing
         changes."""
         self._check(_library().wse_train_import_npz(self._handle(), _bytes(os.fspath(path))))
+
+
+class Device:
+    """A device opened through libwsehost (host-lib/include/wsehost.h) by
+    its URI: "sim:board=sim-4x4" (wsemu-sim, the RTL model),
+    "sim:board=sim-2x2,model=fast" (wsemu-fast, the functional model),
+    "sim:attach=PATH" (a running simulator's socket). timeout_ms bounds
+    every request (None: the library's 5000). Tile (x, y) is column x,
+    row y; ALL_TILES for both addresses every tile where the call allows
+    it. Every failure raises WseError with the library's code and
+    sentence."""
+
+    def __init__(self, uri="sim:board=sim-4x4", timeout_ms=None):
+        lib = _library()
+        self.uri = uri
+        self._dev = ctypes.c_void_p()
+        opts = _OpenOpts(size=ctypes.sizeof(_OpenOpts), timeout_ms=int(timeout_ms or 0))
+        rc = lib.wse_open(ctypes.byref(self._dev), _bytes(uri), ctypes.byref(opts))
+        if rc < 0:
+            self._dev = None
+            raise self._fail(rc, f"opening {uri!r}")
+
+    @staticmethod
+    def _fail(code, what):
+        return _error(code, f"{what}: {_library().wse_strerror(code).decode(errors='replace')}")
+
+    def _call(self, what, fn, *args):
+        if not self._dev:
+            raise ValueError("the device is closed")
+        rc = fn(self._dev, *args)
+        if rc < 0:
+            raise self._fail(rc, what)
+        return rc
+
+    def close(self):
+        """Close the device (a simulator the URI started ends)."""
+        if getattr(self, "_dev", None) and _lib is not None:
+            _lib.wse_close(self._dev)
+            self._dev = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def info(self):
+        """What the device and its device tree say: board (the compatible
+        string, e.g. "wsemu,sim-2x2"), model, mesh (rows, columns), and
+        every field of struct wse_info by its name (columns, rows,
+        imem_bytes, dmem_bytes, proto_major, ...)."""
+        i = _Info(size=ctypes.sizeof(_Info))
+        self._call("info", _library().wse_get_info, ctypes.byref(i))
+        out = {}
+        for name, _ in _Info._fields_[1:]:
+            v = getattr(i, name)
+            out[name] = (v.decode(errors="replace") if isinstance(v, bytes)
+                         else list(v) if name == "color_vc" else int(v))
+        out["board"] = out["compatible"]
+        out["mesh"] = (out["rows"], out["columns"])
+        return out
+
+    def mem_read(self, x, y, addr, length):
+        """length bytes (a multiple of 4) of tile (x, y)'s memory from the
+        core's address addr (IMEM 0x80000000, DMEM 0x80100000), as bytes."""
+        buf = ctypes.create_string_buffer(int(length))
+        self._call(f"mem_read tile ({x}, {y}) 0x{int(addr):08x} {int(length)} bytes",
+                   _library().wse_mem_read, int(x), int(y), int(addr), buf, int(length))
+        return buf.raw
+
+    def mem_write(self, x, y, addr, data):
+        """Write data (bytes, or any array: its bytes; a multiple of 4) to
+        tile (x, y)'s memory at addr; x = y = ALL_TILES: every tile."""
+        b = np.ascontiguousarray(data).tobytes() if not isinstance(data, bytes) else data
+        self._call(f"mem_write tile ({x}, {y}) 0x{int(addr):08x} {len(b)} bytes",
+                   _library().wse_mem_write, int(x), int(y), int(addr), b, len(b))
+
+    def halt(self, x=ALL_TILES, y=ALL_TILES):
+        """Halt tile (x, y) (default every tile)."""
+        self._call(f"halt tile ({x}, {y})", _library().wse_tile_halt, int(x), int(y))
+
+    def run(self, x=ALL_TILES, y=ALL_TILES):
+        """Start tile (x, y)'s core (default every tile)."""
+        self._call(f"run tile ({x}, {y})", _library().wse_tile_run, int(x), int(y))
+
+    def load_elf(self, image, x=ALL_TILES, y=ALL_TILES):
+        """Load a RISC-V ELF32 (a path, or its bytes) into tile (x, y)
+        (default every tile); halt() the tiles first. The image is checked
+        before anything is written (MALFORMED: not a RISC-V ELF32; RANGE: a
+        segment outside the tile's memories)."""
+        if not isinstance(image, (bytes, bytearray)):
+            with open(image, "rb") as f:
+                image = f.read()
+        b = bytes(image)
+        self._call(f"load_elf tile ({x}, {y}), {len(b)} bytes", _library().wse_load_elf,
+                   int(x), int(y), b, len(b))
