@@ -65,6 +65,15 @@ def test_predict_on_the_mesh_equals_host_reference():
         assert np.unique(zm).size > 37  # real logits, not a constant
 
 
+def test_predict_on_two_devices():
+    """Two host-reference devices take alternate batches: the logits of
+    one device, bit for bit."""
+    kw = dict(layers=LAYERS, optimizer="adam", lr=0.01, batch_size=8, seed=3, mesh=(2, 2))
+    one, two = wsehost.Trainer(**kw), wsehost.Trainer(num_devices=2, **kw)
+    xt, _ = blobs(45, 9)  # 6 batches: 3 rounds of two, the last partial
+    assert two.predict(xt).tobytes() == one.predict(xt).tobytes()
+
+
 def test_predict_errors():
     t = wsehost.Trainer(layers=LAYERS, batch_size=8)
     x, _ = blobs(4, 4)
