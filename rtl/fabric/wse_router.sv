@@ -51,6 +51,7 @@ module wse_router #(
   localparam int unsigned CW = wse_pkg::ColorW;
   localparam int unsigned RP = wse_pkg::PortRamp;
   localparam int unsigned NV = NumVc;
+  localparam int unsigned VIW = (NV > 1) ? $clog2(NV) : 1;   // VC index
   // Queue entry: {drop, tx mask, wavelet}; the route is looked up on arrival.
   localparam int unsigned QW = 1 + NP + WW;
   // Vectors are flat (Yosys 0.23 has no multi-dimensional packed arrays):
@@ -327,22 +328,28 @@ module wse_router #(
   // input instead of one per queue.
   always_comb begin
     for (int p = 0; p < NP; p++) begin
-      logic          byp;
-      logic [WW-1:0] qd;
+      logic           byp;
+      logic [VIW-1:0] vidx;
+      logic [WW-1:0]  qd;
       sel_any[p]            = (vsel[p*NV +: NV] != '0);
       sel_drop[p]           = 1'b0;
       sel_rem[p*NP +: NP]   = '0;
       sel_tx[p*NP +: NP]    = '0;
-      byp                   = 1'b0;
-      qd                    = '0;
+      vidx                  = '0;
       for (int v = 0; v < NV; v++) begin
         if (vsel[p*NV + v]) begin
           sel_drop[p]          = hd_drop[p*NV + v];
           sel_rem[p*NP +: NP]  = hd_rem[(p*NV + v)*NP +: NP];
           sel_tx[p*NP +: NP]   = hd_tx[(p*NV + v)*NP +: NP];
-          byp                  = q_empty[p*NV + v];
-          qd                   = q_rdata[(p*NV + v)*QW +: WW];
+          vidx                 = VIW'(v);
         end
+      end
+      // The wavelet by a binary-coded VC: a multiplexer tree per bit. With
+      // no VC chosen it is don't-care (no output takes it).
+      byp = (vsel[p*NV +: NV] & q_empty[p*NV +: NV]) != '0;
+      qd  = '0;
+      for (int v = 0; v < NV; v++) begin
+        if (vidx == VIW'(v)) qd = q_rdata[(p*NV + v)*QW +: WW];
       end
       sel_data[p*WW +: WW] = byp ? in_data[p*WW +: WW] : qd;
     end
@@ -451,6 +458,26 @@ module wse_router #(
   logic [NP-1:0]    inc_fwd, inc_stall, inc_drop;
   logic [NP*32-1:0] fwd_q, stall_q, drop_q, fwd_d, stall_d, drop_d;
 
+  // Heads that want output o: valid, not a drop, o among their remaining
+  // branches. Output o sends at most one wavelet per cycle, and only for a
+  // head that wants it (RtrNoResend), so some head is left waiting exactly
+  // when two or more want o, or one does and o sends nothing. Counting
+  // needs no grant: the allocation stays out of this logic.
+  logic [NP-1:0] want_any, want_multi;
+
+  always_comb begin
+    for (int o = 0; o < NP; o++) begin
+      want_any[o]   = 1'b0;
+      want_multi[o] = 1'b0;
+      for (int i = 0; i < NP*NV; i++) begin
+        logic want;
+        want          = hd_valid[i] && !hd_drop[i] && hd_rem[i*NP + o];
+        want_multi[o] = want_multi[o] || (want_any[o] && want);
+        want_any[o]   = want_any[o] || want;
+      end
+    end
+  end
+
   function automatic logic [31:0] sat_inc(logic [31:0] c, logic inc);
     sat_inc = c + {31'd0, inc && (c != 32'hFFFF_FFFF)};
   endfunction
@@ -460,15 +487,7 @@ module wse_router #(
       inc_fwd[o]   = out_valid_d[o];
       inc_drop[o]  = sel_any[o] && sel_drop[o];
       // A wavelet wanted output o and did not get it (credit or arbitration).
-      inc_stall[o] = 1'b0;
-      for (int p = 0; p < NP; p++) begin
-        for (int v = 0; v < NV; v++) begin
-          if (hd_valid[p*NV + v] && !hd_drop[p*NV + v] && hd_rem[(p*NV + v)*NP + o] &&
-              !(vsel[p*NV + v] && ognt[o*NP + p])) begin
-            inc_stall[o] = 1'b1;
-          end
-        end
-      end
+      inc_stall[o] = want_multi[o] || (want_any[o] && !out_valid_d[o]);
       fwd_d[o*32 +: 32]   = sat_inc(fwd_q[o*32 +: 32], inc_fwd[o]);
       stall_d[o*32 +: 32] = sat_inc(stall_q[o*32 +: 32], inc_stall[o]);
       drop_d[o*32 +: 32]  = sat_inc(drop_q[o*32 +: 32], inc_drop[o]);
