@@ -51,6 +51,7 @@ module wse_router #(
   localparam int unsigned CW = wse_pkg::ColorW;
   localparam int unsigned RP = wse_pkg::PortRamp;
   localparam int unsigned NV = NumVc;
+  localparam int unsigned VIW = (NV > 1) ? $clog2(NV) : 1;   // VC index
   // Queue entry: {drop, tx mask, wavelet}; the route is looked up on arrival.
   localparam int unsigned QW = 1 + NP + WW;
   // Vectors are flat (Yosys 0.23 has no multi-dimensional packed arrays):
@@ -59,11 +60,20 @@ module wse_router #(
   // ---------------------------------------------------------------------------
   // Route table
   // ---------------------------------------------------------------------------
+  // Every index below is a constant or a bare color: an index such as
+  // color*10 makes Yosys build a multiplier (a MULT18X18D on ECP5) and a
+  // shifter across the whole table. The write decodes the color against
+  // each entry; a read takes one bit of the entry from all colors (rt_bit,
+  // the table transposed, only wiring) and selects it by the color: a
+  // 32:1 multiplexer per bit read.
   logic [NC*10-1:0] route_q, route_d;
+  logic [10*NC-1:0] rt_bit;   // bit b of color c at [b*NC + c]
 
   always_comb begin
     route_d = route_q;
-    if (route_we_i) route_d[32'(route_color_i)*10 +: 10] = route_wdata_i;
+    for (int c = 0; c < NC; c++) begin
+      if (route_we_i && (route_color_i == CW'(c))) route_d[c*10 +: 10] = route_wdata_i;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -71,7 +81,22 @@ module wse_router #(
     else         route_q <= route_d;
   end
 
+  always_comb begin
+    for (int b = 0; b < 10; b++) begin
+      for (int c = 0; c < NC; c++) rt_bit[b*NC + c] = route_q[c*10 + b];
+    end
+  end
+
   assign route_table_o = route_q;
+
+  // VC of a color, ColorVcMap read with constant indices (see above).
+  function automatic logic [VcW-1:0] color_vc(logic [CW-1:0] color);
+    logic [NC-1:0] col;
+    for (int k = 0; k < VcW; k++) begin
+      for (int c = 0; c < NC; c++) col[c] = ColorVcMap[c*VcW + k];
+      color_vc[k] = col[color];
+    end
+  endfunction
 
   // ---------------------------------------------------------------------------
   // Arrival: route lookup and VC of every incoming wavelet
@@ -87,14 +112,20 @@ module wse_router #(
   always_comb begin
     for (int p = 0; p < NP; p++) begin
       logic [CW-1:0] color;
-      logic [9:0]    ent;
-      logic          drop;
+      logic [NC-1:0] col;
+      logic [NP-1:0] tx;
+      logic          rx, drop;
       color = in_data[p*WW + CL +: CW];
-      ent   = route_q[32'(color)*10 +: 10];
-      in_vc[p*VcW +: VcW] = ColorVcMap[32'(color)*VcW +: VcW];
+      for (int b = 0; b < NP; b++) begin
+        col   = rt_bit[b*NC +: NC];
+        tx[b] = col[color];
+      end
+      col = rt_bit[(NP + p)*NC +: NC];
+      rx  = col[color];
+      in_vc[p*VcW +: VcW] = color_vc(color);
       // Dropped: the arrival port is not in the rx mask, or nowhere to go.
-      drop  = !ent[5 + p] || (ent[4:0] == '0);
-      in_ent[p*QW +: QW] = {drop, ent[4:0], in_data[p*WW +: WW]};
+      drop  = !rx || (tx == '0);
+      in_ent[p*QW +: QW] = {drop, tx, in_data[p*WW +: WW]};
     end
   end
 
@@ -138,27 +169,29 @@ module wse_router #(
   // Heads: what each (port, VC) offers this cycle
   // ---------------------------------------------------------------------------
   logic [NP*NV-1:0]    hd_valid, hd_drop, elig;
-  logic [NP*NV*QW-1:0] hd_ent;
+  logic [NP*NV*NP-1:0] hd_tx;            // tx mask of each head
   logic [NP*NV*NP-1:0] hd_rem, hd_can;   // branches remaining / sendable now
   logic [NP*NV*NP-1:0] sent_q, sent_d;   // fork branches already sent
   logic [4*NV-1:0]     oc_avail;         // link credits
   logic [NC-1:0]       rc_avail;         // RAMP credits, per color
 
+  // Only the head's route and color are selected here (bypass or queue);
+  // its wavelet is selected once the VC is chosen (sel_data).
   always_comb begin
     for (int p = 0; p < NP; p++) begin
       for (int v = 0; v < NV; v++) begin
-        logic [QW-1:0] e;
-        logic [CW-1:0] color;
-        logic [NP-1:0] rem, can;
-        e     = q_empty[p*NV + v] ? in_ent[p*QW +: QW] : q_rdata[(p*NV + v)*QW +: QW];
+        logic [QW-1:WW] e;
+        logic [CW-1:0]  color;
+        logic [NP-1:0]  rem, can;
+        e     = q_empty[p*NV + v] ? in_ent[p*QW + WW +: QW-WW] : q_rdata[(p*NV + v)*QW + WW +: QW-WW];
+        color = q_empty[p*NV + v] ? in_data[p*WW + CL +: CW] : q_rdata[(p*NV + v)*QW + CL +: CW];
         hd_valid[p*NV + v] = !q_empty[p*NV + v] || (in_valid[p] && 32'(in_vc[p*VcW +: VcW]) == v);
         hd_drop[p*NV + v]  = e[QW-1];
         rem   = e[WW +: NP] & ~sent_q[(p*NV + v)*NP +: NP];
-        color = e[CL +: CW];
         for (int o = 0; o < 4; o++) can[o] = rem[o] && oc_avail[o*NV + v];
         can[RP] = rem[RP] && rc_avail[color];
         if (!hd_valid[p*NV + v] || hd_drop[p*NV + v]) can = '0;
-        hd_ent[(p*NV + v)*QW +: QW] = e;
+        hd_tx[(p*NV + v)*NP +: NP] = e[WW +: NP];
         hd_rem[(p*NV + v)*NP +: NP] = rem;
         hd_can[(p*NV + v)*NP +: NP] = can;
         elig[p*NV + v] = hd_valid[p*NV + v] && (hd_drop[p*NV + v] || (can != '0));
@@ -289,21 +322,36 @@ module wse_router #(
     ognt = ognt1 | ognt2;
   end
 
+  // The chosen head's wavelet: the chosen queue's head, or the arriving
+  // wavelet when that queue is empty (the bypass). Selecting the queue
+  // first and the bypass once keeps the 38-bit multiplexer to one per
+  // input instead of one per queue.
   always_comb begin
     for (int p = 0; p < NP; p++) begin
+      logic           byp;
+      logic [VIW-1:0] vidx;
+      logic [WW-1:0]  qd;
       sel_any[p]            = (vsel[p*NV +: NV] != '0);
       sel_drop[p]           = 1'b0;
       sel_rem[p*NP +: NP]   = '0;
       sel_tx[p*NP +: NP]    = '0;
-      sel_data[p*WW +: WW]  = '0;
+      vidx                  = '0;
       for (int v = 0; v < NV; v++) begin
         if (vsel[p*NV + v]) begin
           sel_drop[p]          = hd_drop[p*NV + v];
           sel_rem[p*NP +: NP]  = hd_rem[(p*NV + v)*NP +: NP];
-          sel_tx[p*NP +: NP]   = hd_ent[(p*NV + v)*QW + WW +: NP];
-          sel_data[p*WW +: WW] = hd_ent[(p*NV + v)*QW +: WW];
+          sel_tx[p*NP +: NP]   = hd_tx[(p*NV + v)*NP +: NP];
+          vidx                 = VIW'(v);
         end
       end
+      // The wavelet by a binary-coded VC: a multiplexer tree per bit. With
+      // no VC chosen it is don't-care (no output takes it).
+      byp = (vsel[p*NV +: NV] & q_empty[p*NV +: NV]) != '0;
+      qd  = '0;
+      for (int v = 0; v < NV; v++) begin
+        if (vidx == VIW'(v)) qd = q_rdata[(p*NV + v)*QW +: WW];
+      end
+      sel_data[p*WW +: WW] = byp ? in_data[p*WW +: WW] : qd;
     end
   end
 
@@ -366,7 +414,7 @@ module wse_router #(
     logic [CW-1:0]  color;
     logic [VcW-1:0] vc;
     assign color = out_data_d[o*WW + CL +: CW];
-    assign vc    = ColorVcMap[32'(color)*VcW +: VcW];
+    assign vc    = color_vc(color);
 
     for (genvar v = 0; v < NV; v++) begin : g_vc
       logic unused_cnt;
@@ -410,6 +458,26 @@ module wse_router #(
   logic [NP-1:0]    inc_fwd, inc_stall, inc_drop;
   logic [NP*32-1:0] fwd_q, stall_q, drop_q, fwd_d, stall_d, drop_d;
 
+  // Heads that want output o: valid, not a drop, o among their remaining
+  // branches. Output o sends at most one wavelet per cycle, and only for a
+  // head that wants it (RtrNoResend), so some head is left waiting exactly
+  // when two or more want o, or one does and o sends nothing. Counting
+  // needs no grant: the allocation stays out of this logic.
+  logic [NP-1:0] want_any, want_multi;
+
+  always_comb begin
+    for (int o = 0; o < NP; o++) begin
+      want_any[o]   = 1'b0;
+      want_multi[o] = 1'b0;
+      for (int i = 0; i < NP*NV; i++) begin
+        logic want;
+        want          = hd_valid[i] && !hd_drop[i] && hd_rem[i*NP + o];
+        want_multi[o] = want_multi[o] || (want_any[o] && want);
+        want_any[o]   = want_any[o] || want;
+      end
+    end
+  end
+
   function automatic logic [31:0] sat_inc(logic [31:0] c, logic inc);
     sat_inc = c + {31'd0, inc && (c != 32'hFFFF_FFFF)};
   endfunction
@@ -419,15 +487,7 @@ module wse_router #(
       inc_fwd[o]   = out_valid_d[o];
       inc_drop[o]  = sel_any[o] && sel_drop[o];
       // A wavelet wanted output o and did not get it (credit or arbitration).
-      inc_stall[o] = 1'b0;
-      for (int p = 0; p < NP; p++) begin
-        for (int v = 0; v < NV; v++) begin
-          if (hd_valid[p*NV + v] && !hd_drop[p*NV + v] && hd_rem[(p*NV + v)*NP + o] &&
-              !(vsel[p*NV + v] && ognt[o*NP + p])) begin
-            inc_stall[o] = 1'b1;
-          end
-        end
-      end
+      inc_stall[o] = want_multi[o] || (want_any[o] && !out_valid_d[o]);
       fwd_d[o*32 +: 32]   = sat_inc(fwd_q[o*32 +: 32], inc_fwd[o]);
       stall_d[o*32 +: 32] = sat_inc(stall_q[o*32 +: 32], inc_stall[o]);
       drop_d[o*32 +: 32]  = sat_inc(drop_q[o*32 +: 32], inc_drop[o]);
