@@ -40,7 +40,7 @@ module wse_pe_dmem #(
   logic [BankAW-1:0]     bank_raddr [NumBanks];
   logic [BankAW-1:0]     bank_waddr [NumBanks];
   logic [31:0]           bank_wdata [NumBanks];
-  logic [31:0]           bank_wmask [NumBanks];
+  logic [3:0]            bank_be    [NumBanks];
   logic [31:0]           bank_rdata [NumBanks];
 
   // Fixed-priority arbitration per bank and direction.
@@ -52,7 +52,7 @@ module wse_pe_dmem #(
       bank_raddr[b] = '0;
       bank_waddr[b] = '0;
       bank_wdata[b] = '0;
-      bank_wmask[b] = '0;
+      bank_be[b]    = '0;
     end
     for (int p = 0; p < NumPorts; p++) begin
       if (req_i[p]) begin
@@ -61,8 +61,7 @@ module wse_pe_dmem #(
           bank_we[port_bank[p]]    = 1'b1;
           bank_waddr[port_bank[p]] = BankAW'(32'(addr_i[p*AW +: AW]) / NumBanks);
           bank_wdata[port_bank[p]] = wdata_i[p*32 +: 32];
-          for (int i = 0; i < 4; i++)
-            bank_wmask[port_bank[p]][i*8 +: 8] = {8{be_i[p*4 + i]}};
+          bank_be[port_bank[p]]    = be_i[p*4 +: 4];
         end else if (!we_i[p] && !bank_re[port_bank[p]]) begin
           gnt_o[p] = 1'b1;
           bank_re[port_bank[p]]    = 1'b1;
@@ -81,7 +80,7 @@ module wse_pe_dmem #(
       .we_i    (bank_we[b]),
       .waddr_i (bank_waddr[b]),
       .wdata_i (bank_wdata[b]),
-      .wmask_i (bank_wmask[b]),
+      .be_i    (bank_be[b]),
       .re_i    (bank_re[b]),
       .raddr_i (bank_raddr[b]),
       .rdata_o (bank_rdata[b])

@@ -25,7 +25,7 @@ module wse_pe_imem #(
 );
   logic          ram_req, ram_we;
   logic [AW-1:0] ram_addr;
-  logic [31:0]   ram_wmask, ram_rdata;
+  logic [31:0]   ram_rdata;
   logic          host_rvalid_q, host_rvalid_d;
 
   always_comb begin
@@ -34,7 +34,6 @@ module wse_pe_imem #(
     ram_req     = host_req_i || fetch_req_i;
     ram_we      = host_req_i && host_we_i;
     ram_addr    = host_req_i ? host_addr_i : fetch_addr_i;
-    ram_wmask   = {{8{host_be_i[3]}}, {8{host_be_i[2]}}, {8{host_be_i[1]}}, {8{host_be_i[0]}}};
     host_rvalid_d = host_req_i && !host_we_i;
   end
 
@@ -47,7 +46,7 @@ module wse_pe_imem #(
     .we_i    (ram_we),
     .addr_i  (ram_addr),
     .wdata_i (host_wdata_i),
-    .wmask_i (ram_wmask),
+    .be_i    (host_be_i),
     .rdata_o (ram_rdata)
   );
 

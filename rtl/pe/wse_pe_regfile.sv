@@ -1,5 +1,7 @@
-// Integer register file of the tile core: 31 flop registers (x0 reads 0),
-// two combinational read ports and one write port.
+// Integer register file of the tile core: 31 registers (x0 reads 0), two
+// combinational read ports and one write port. The words are in a
+// prim_ram_1wnr (distributed RAM on ECP5); every register reads 0 from
+// reset until it is written, as a file of flip-flops cleared by reset would.
 module wse_pe_regfile (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -11,23 +13,21 @@ module wse_pe_regfile (
   input  logic [4:0]  waddr_i,
   input  logic [31:0] wdata_i
 );
-  logic [31:0] rf_q [32];
-  logic [31:0] rf_d [32];
+  // x0 is never written, so it keeps reading 0.
+  logic rf_we;
+  assign rf_we = we_i && (waddr_i != 5'd0);
 
-  always_comb begin
-    for (int i = 0; i < 32; i++) rf_d[i] = rf_q[i];
-    if (we_i && waddr_i != 5'd0) rf_d[waddr_i] = wdata_i;
-    rf_d[0] = 32'd0;
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int i = 0; i < 32; i++) rf_q[i] <= 32'd0;
-    end else begin
-      for (int i = 0; i < 32; i++) rf_q[i] <= rf_d[i];
-    end
-  end
-
-  assign rdata_a_o = rf_q[raddr_a_i];
-  assign rdata_b_o = rf_q[raddr_b_i];
+  prim_ram_1wnr #(
+    .Width (32),
+    .Depth (32),
+    .NumRd (2)
+  ) u_ram (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (rf_we),
+    .waddr_i (waddr_i),
+    .wdata_i (wdata_i),
+    .raddr_i ({raddr_b_i, raddr_a_i}),
+    .rdata_o ({rdata_b_o, rdata_a_o})
+  );
 endmodule

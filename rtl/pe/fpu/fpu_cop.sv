@@ -141,36 +141,26 @@ module fpu_cop #(
   assign cop_accept_o = legal && fs_on_i;
 
   // ---- F register file ---------------------------------------------------
-  logic [31:0] freg_q [32];
-  logic [31:0] freg_d [32];
+  // Three read ports (fa, fb, fc: the fused multiply-adds read three
+  // registers), each a copy of the RAM on ECP5; every register reads 0
+  // from reset until written.
   logic [31:0] fa, fb, fc;
   logic        freg_we;
   logic [31:0] freg_wdata;
 
-  assign fa = freg_q[rs1];
-  assign fb = freg_q[rs2];
-  assign fc = freg_q[rs3];
-
-  always_comb begin
-    for (int unsigned i = 0; i < 32; i++) begin
-      freg_d[i] = freg_q[i];
-    end
-    if (freg_we) begin
-      freg_d[rd] = freg_wdata;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int unsigned i = 0; i < 32; i++) begin
-        freg_q[i] <= 32'd0;
-      end
-    end else begin
-      for (int unsigned i = 0; i < 32; i++) begin
-        freg_q[i] <= freg_d[i];
-      end
-    end
-  end
+  prim_ram_1wnr #(
+    .Width (32),
+    .Depth (32),
+    .NumRd (3)
+  ) u_freg (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .we_i    (freg_we),
+    .waddr_i (rd),
+    .wdata_i (freg_wdata),
+    .raddr_i ({rs3, rs2, rs1}),
+    .rdata_o ({fc, fb, fa})
+  );
 
   // ---- FPU issue and completion -------------------------------------------
   logic        arith, issued_q, issued_d;
