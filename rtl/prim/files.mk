@@ -10,6 +10,10 @@ RTL_PRIM_FABRIC_SRCS := $(RTL_PRIM_RST_SRCS) rtl/prim/prim_ram_1r1w.sv \
 # SRAMs with a registered read (block RAM); prim_ram_1r1w above is the
 # distributed-RAM leaf.
 RTL_PRIM_RAM_SRCS := rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv
+# Distributed RAM with several asynchronous read ports (the dataflow unit's
+# color queues).
+RTL_PRIM_LUTRAM_SRCS := rtl/prim/prim_ram_nr1w.sv
 # Clock-domain crossing: two-flop synchronizer, asynchronous FIFO.
 RTL_PRIM_CDC_SRCS := rtl/prim/prim_flop_2sync.sv rtl/prim/prim_fifo_async.sv
-RTL_PRIM_SRCS     := $(RTL_PRIM_FABRIC_SRCS) $(RTL_PRIM_RAM_SRCS) $(RTL_PRIM_CDC_SRCS)
+RTL_PRIM_SRCS     := $(RTL_PRIM_FABRIC_SRCS) $(RTL_PRIM_RAM_SRCS) $(RTL_PRIM_LUTRAM_SRCS) \
+	$(RTL_PRIM_CDC_SRCS)
