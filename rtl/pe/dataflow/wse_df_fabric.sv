@@ -109,8 +109,8 @@ module wse_df_fabric #(
   end
 
   // RAM address of entry rd of color c.
-  function automatic logic [QAW-1:0] head_addr(input logic [PW-1:0] rd, input logic [4:0] c);
-    head_addr = QAW'({rd, c});
+  function automatic logic [QAW-1:0] qaddr(input logic [PW-1:0] rd, input logic [4:0] c);
+    qaddr = QAW'({rd, c});
   endfunction
 
   // Control wavelet at a head: consumed by the task unit, lowest color first.
@@ -142,7 +142,6 @@ module wse_df_fabric #(
   assign cpop_ok_o   = cpop_req_i && nonempty[cpop_color_i] && !head_ctrl[cpop_color_i] &&
                        !(epop_ok_o && epop_color_i == cpop_color_i) &&
                        !(mpop_ok_o && mpop_color_i == cpop_color_i);
-  assign cpop_data_o = hd_rdata[95:64];
   assign stat_o      = {head_ctrl[stat_color_i] && nonempty[stat_color_i], 31'(qcnt_q[stat_color_i])};
 
   // Head payloads: one RAM copy for each of the three pop ports, and the
@@ -151,11 +150,11 @@ module wse_df_fabric #(
   logic [3*32-1:0]  hd_rdata;
   logic [QAW-1:0]   q_waddr, ctrl_raddr;
   logic [5:0]       ctrl_task;
-  assign q_waddr    = head_addr(qwr_q[in_color], in_color);
-  assign ctrl_raddr = head_addr(qrd_q[ctrl_color], ctrl_color);
-  assign hd_raddr = {head_addr(qrd_q[cpop_color_i], cpop_color_i),
-                     head_addr(qrd_q[mpop_color_i], mpop_color_i),
-                     head_addr(qrd_q[epop_color_i], epop_color_i)};
+  assign q_waddr    = qaddr(qwr_q[in_color], in_color);
+  assign ctrl_raddr = qaddr(qrd_q[ctrl_color], ctrl_color);
+  assign hd_raddr = {qaddr(qrd_q[cpop_color_i], cpop_color_i),
+                     qaddr(qrd_q[mpop_color_i], mpop_color_i),
+                     qaddr(qrd_q[epop_color_i], epop_color_i)};
   prim_ram_nr1w #(
     .Width (32),
     .Depth (32 * D),
@@ -182,6 +181,7 @@ module wse_df_fabric #(
   );
   assign epop_data_o = hd_rdata[31:0];
   assign mpop_data_o = hd_rdata[63:32];
+  assign cpop_data_o = hd_rdata[95:64];
 
   always_comb begin
     pop = '0;
