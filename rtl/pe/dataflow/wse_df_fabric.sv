@@ -84,23 +84,34 @@ module wse_df_fabric #(
   localparam int unsigned VCW = $clog2(VcDepth + 1);
 
   // ---- Per-color queues ------------------------------------------------------
-  logic [32:0]   qmem_q [32*D];          // {ctrl, data}
+  // The payloads are in distributed RAM (prim_ram_nr1w), entry k of color c
+  // at address {k, c}, read at the heads of the colors the engine, the move
+  // channel, the core and the task unit pop. What is needed for every color
+  // at once stays in flip-flops: the control bits of the entries, the
+  // pointers and counts.
+  localparam int unsigned QAW = $clog2(32 * D);
+  logic [D-1:0]  qctl_q [32];            // ctrl bit of each entry
   logic [PW-1:0] qrd_q [32];
   logic [PW-1:0] qwr_q [32];
   logic [CW-1:0] qcnt_q [32];
   logic [31:0]   pop;                    // color popped this cycle
   logic [31:0]   push;
   logic [31:0]   nonempty, head_ctrl;
-  logic [31:0]   head_data [32];
+  logic [4:0]    in_color;
+  assign in_color = ramp_in_data_i[36:32];
 
   always_comb begin
     for (int c = 0; c < 32; c++) begin
       nonempty[c]  = (qcnt_q[c] != '0);
-      head_ctrl[c] = qmem_q[c*D + 32'(qrd_q[c])][32];
-      head_data[c] = qmem_q[c*D + 32'(qrd_q[c])][31:0];
-      push[c]      = ramp_in_valid_i && (ramp_in_data_i[36:32] == 5'(c));
+      head_ctrl[c] = qctl_q[c][qrd_q[c]];
+      push[c]      = ramp_in_valid_i && (in_color == 5'(c));
     end
   end
+
+  // RAM address of entry rd of color c.
+  function automatic logic [QAW-1:0] qaddr(input logic [PW-1:0] rd, input logic [4:0] c);
+    qaddr = QAW'({rd, c});
+  endfunction
 
   // Control wavelet at a head: consumed by the task unit, lowest color first.
   logic [31:0] ctrl_head;
@@ -127,14 +138,50 @@ module wse_df_fabric #(
   assign em_conflict = e_can && m_can && (epop_color_i == mpop_color_i);
   assign epop_ok_o   = e_can && !(em_conflict && mprio_q);
   assign mpop_ok_o   = m_can && !(em_conflict && !mprio_q);
-  assign epop_data_o = head_data[epop_color_i];
-  assign mpop_data_o = head_data[mpop_color_i];
   assign mprio_d     = em_conflict ? !mprio_q : mprio_q;
   assign cpop_ok_o   = cpop_req_i && nonempty[cpop_color_i] && !head_ctrl[cpop_color_i] &&
                        !(epop_ok_o && epop_color_i == cpop_color_i) &&
                        !(mpop_ok_o && mpop_color_i == cpop_color_i);
-  assign cpop_data_o = head_data[cpop_color_i];
   assign stat_o      = {head_ctrl[stat_color_i] && nonempty[stat_color_i], 31'(qcnt_q[stat_color_i])};
+
+  // Head payloads: one RAM copy for each of the three pop ports, and the
+  // low six bits (the task a control wavelet activates) for the task unit.
+  logic [3*QAW-1:0] hd_raddr;
+  logic [3*32-1:0]  hd_rdata;
+  logic [QAW-1:0]   q_waddr, ctrl_raddr;
+  logic [5:0]       ctrl_task;
+  assign q_waddr    = qaddr(qwr_q[in_color], in_color);
+  assign ctrl_raddr = qaddr(qrd_q[ctrl_color], ctrl_color);
+  assign hd_raddr = {qaddr(qrd_q[cpop_color_i], cpop_color_i),
+                     qaddr(qrd_q[mpop_color_i], mpop_color_i),
+                     qaddr(qrd_q[epop_color_i], epop_color_i)};
+  prim_ram_nr1w #(
+    .Width (32),
+    .Depth (32 * D),
+    .NumRd (3)
+  ) u_qdata (
+    .clk_i   (clk_i),
+    .we_i    (ramp_in_valid_i),
+    .waddr_i (q_waddr),
+    .wdata_i (ramp_in_data_i[31:0]),
+    .raddr_i (hd_raddr),
+    .rdata_o (hd_rdata)
+  );
+  prim_ram_nr1w #(
+    .Width (6),
+    .Depth (32 * D),
+    .NumRd (1)
+  ) u_qtask (
+    .clk_i   (clk_i),
+    .we_i    (ramp_in_valid_i),
+    .waddr_i (q_waddr),
+    .wdata_i (ramp_in_data_i[5:0]),
+    .raddr_i (ctrl_raddr),
+    .rdata_o (ctrl_task)
+  );
+  assign epop_data_o = hd_rdata[31:0];
+  assign mpop_data_o = hd_rdata[63:32];
+  assign cpop_data_o = hd_rdata[95:64];
 
   always_comb begin
     pop = '0;
@@ -146,19 +193,18 @@ module wse_df_fabric #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      // (nested: Verilator unrolls a loop of at most 64 iterations here)
       for (int c = 0; c < 32; c++) begin
         qrd_q[c]  <= '0;
         qwr_q[c]  <= '0;
         qcnt_q[c] <= '0;
-        for (int k = 0; k < D; k++) qmem_q[c*D + k] <= '0;
+        qctl_q[c] <= '0;
       end
       mprio_q <= 1'b0;
     end else begin
       mprio_q <= mprio_d;
       for (int c = 0; c < 32; c++) begin
         if (push[c]) begin
-          qmem_q[c*D + 32'(qwr_q[c])] <= {ramp_in_data_i[37], ramp_in_data_i[31:0]};
+          qctl_q[c][qwr_q[c]] <= ramp_in_data_i[37];
           qwr_q[c] <= (32'(qwr_q[c]) == D - 1) ? '0 : qwr_q[c] + 1'b1;
         end
         if (pop[c]) qrd_q[c] <= (32'(qrd_q[c]) == D - 1) ? '0 : qrd_q[c] + 1'b1;
@@ -259,7 +305,7 @@ module wse_df_fabric #(
       last_d = grant;
       if (grant < 7'd64) act_d[grant[5:0]] = 1'b0;
     end
-    if (ctrl_pop) act_d[head_data[ctrl_color][5:0]] = 1'b1;
+    if (ctrl_pop) act_d[ctrl_task] = 1'b1;
     if (eng_act_i) act_d[eng_task_i] = 1'b1;
     if (mov_act_i) act_d[mov_task_i] = 1'b1;
     if (act_i)     act_d[task_id_i] = 1'b1;
@@ -291,7 +337,7 @@ module wse_df_fabric #(
   assign blocked_o = blk_q;
 
   logic [CW-1:0] in_cnt;
-  assign in_cnt = qcnt_q[ramp_in_data_i[36:32]];
+  assign in_cnt = qcnt_q[in_color];
   `ASSERT(NoPushWhenFull, !(ramp_in_valid_i && 32'(in_cnt) == D))
   logic cred_ok;
   always_comb begin
