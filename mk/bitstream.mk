@@ -28,12 +28,11 @@ BS_SRCS = $(call RTL_CFG_PKG,$(1)) $(call DS_TOP_SRCS,$(1)) $(RTL_HIF_UART_SRCS)
 BS_SYNTH_TIMEOUT ?= 7200
 BS_PNR_TIMEOUT   ?= 7200
 
+# The flow's settings, and the DTB ROM of the device top (mk/devserver.mk).
 define BS_BOARD_RULES
 $(BUILD)/boards/$(1)/board.env: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
 	$(CFGGEN) $$< --env $$@
-$(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
-	@mkdir -p $$(dir $$@)
-	$(CFGGEN) $$< --rom $$@ --build-id "wsemu $(1) $(DS_REV)"
+$(call DS_BOARD_RULES,$(1),wsemu $(1))
 endef
 $(foreach b,$(FPGA_BOARDS),$(eval $(call BS_BOARD_RULES,$(b))))
 
@@ -43,11 +42,8 @@ bs-board-check:
 	  *) echo "BOARD=$(BOARD) is not an FPGA board (FPGA boards: $(FPGA_BOARDS))" >&2; exit 1 ;; esac
 
 lint-board: $(foreach b,$(FPGA_BOARDS),$(call BS_SRCS,$(b))) | deps
-	@set -e; for b in $(FPGA_BOARDS); do \
-	  $(MAKE) -s --no-print-directory lint-board-one LINT_BOARD=$$b; done
-lint-board-one:
-	$(VERILATOR_LINT) tests/fpga/EHXPLLL.sv $(call BS_SRCS,$(LINT_BOARD)) \
-	  --top-module $(FPGA_BOARD_TOP_$(LINT_BOARD))
+	$(foreach b,$(FPGA_BOARDS),$(VERILATOR_LINT) tests/fpga/EHXPLLL.sv $(call BS_SRCS,$(b)) \
+	  --top-module $(FPGA_BOARD_TOP_$(b)) &&) true
 LINT_STAGES += lint-board
 
 # The board top's own logic (PLL, UART, reset, LEDs) through synth_ecp5
@@ -56,18 +52,20 @@ LINT_STAGES += lint-board
 BS_SHELL_SRCS = $(call RTL_CFG_PKG,$(1)) $(RTL_PKG_SRCS) $(RTL_HIF_PKGS) rtl/prim/prim_rst_sync.sv \
 	rtl/prim/prim_flop_2sync.sv $(RTL_HIF_UART_SRCS) $(RTL_BOARD_SRCS) $(RTL_BOARD_ECP5_SRCS) \
 	$(call BS_TOP,$(1))
-lint-yosys-board: $(foreach b,$(FPGA_BOARDS),$(call RTL_CFG_PKG,$(b))) | deps
-	@set -e; for b in $(FPGA_BOARDS); do \
-	  $(MAKE) -s --no-print-directory lint-yosys-board-one LINT_BOARD=$$b; done
-lint-yosys-board-one:
-	@tests/fpga/synth.sh $(FPGA_DIR)/shell-$(LINT_BOARD) $(FPGA_BOARD_TOP_$(LINT_BOARD)) 600 \
-	  "read_verilog -lib +/ecp5/cells_bb.v; $(FPGA_READ) $(call BS_SHELL_SRCS,$(LINT_BOARD)); \
+define BS_SHELL_RULES
+lint-yosys-board-$(1): $(call RTL_CFG_PKG,$(1)) | deps
+	@tests/fpga/synth.sh $(FPGA_DIR)/shell-$(1) $(FPGA_BOARD_TOP_$(1)) 600 \
+	  "read_verilog -lib +/ecp5/cells_bb.v; $(FPGA_READ) $(call BS_SHELL_SRCS,$(1)); \
 	   $(FPGA_READ) -lib $(RTL_TOP_SRCS)" -noflatten
 	@cd tests/fpga && /usr/bin/python3 -c 'import sys, report; \
-	  sys.exit(not report.check([("$(LINT_BOARD) board top without the device", sys.argv[1])]))' \
-	  $(abspath $(FPGA_DIR)/shell-$(LINT_BOARD))
-	@grep -q 'EHXPLLL *1$$' $(FPGA_DIR)/shell-$(LINT_BOARD)/stat.txt || \
-	  { echo "lint-yosys-board: $(LINT_BOARD): no EHXPLLL in the netlist"; exit 1; }
+	  sys.exit(not report.check([("$(1) board top without the device", sys.argv[1])]))' \
+	  $(abspath $(FPGA_DIR)/shell-$(1))
+	@grep -q 'EHXPLLL *1$$$$' $(FPGA_DIR)/shell-$(1)/stat.txt || \
+	  { echo "lint-yosys-board: $(1): no EHXPLLL in the netlist"; exit 1; }
+endef
+$(foreach b,$(FPGA_BOARDS),$(eval $(call BS_SHELL_RULES,$(b))))
+.PHONY: lint-yosys-board $(addprefix lint-yosys-board-,$(FPGA_BOARDS))
+lint-yosys-board: $(addprefix lint-yosys-board-,$(FPGA_BOARDS))
 LINT_STAGES += lint-yosys-board
 
 # The board flow. The pin and fit checks come first, so a .dts that asks

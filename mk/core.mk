@@ -11,7 +11,7 @@ DEB_PKGS     += qemu-system-misc gcc-riscv64-unknown-elf picolibc-riscv64-unknow
 CORE_PE_PKGS := $(RTL_PE_PKGS) $(RTL_DF_PKGS) $(RTL_FPU_PKGS)
 CORE_PKGS    := $(call RTL_CFG_PKG,$(CORE_BOARD)) $(RTL_PKG_SRCS) $(CORE_PE_PKGS)
 CORE_PE_MODS := $(RTL_PE_SRCS) $(RTL_DF_SRCS) $(RTL_FPU_SRCS) $(RTL_FPU_COP_SRCS)
-CORE_PE_SRCS := $(RTL_PRIM_RAM_SRCS) $(RTL_PRIM_RF_SRCS) $(RTL_PRIM_LUTRAM_SRCS) $(CORE_PE_MODS)
+CORE_PE_SRCS := $(RTL_PRIM_RAM_SRCS) $(RTL_PRIM_LUTRAM_SRCS) $(CORE_PE_MODS)
 CORE_VLT := rtl/lint.vlt
 
 # Regression builds: assertions on, X values unique (not optimistic).
@@ -123,7 +123,7 @@ $(CORE_TB_PE_BENCH): $(CORE_PKGS) $(CORE_PE_SRCS) $(RTL_PRIM_HDRS) $(CORE_VLT) t
 # of the board for its users (mk/devserver.mk); the sources are the same on
 # every board.
 CORE_MESH_RTL := $(RTL_PKG_SRCS) $(RTL_FABRIC_PKGS) $(CORE_PE_PKGS) \
-	$(RTL_PRIM_FABRIC_SRCS) $(RTL_PRIM_RAM_SRCS) $(RTL_PRIM_RF_SRCS) $(RTL_PRIM_LUTRAM_SRCS) $(RTL_FABRIC_SRCS) \
+	$(RTL_PRIM_FABRIC_SRCS) $(RTL_PRIM_RAM_SRCS) $(RTL_PRIM_LUTRAM_SRCS) $(RTL_FABRIC_SRCS) \
 	$(RTL_TILE_FABRIC_SRCS) $(CORE_PE_MODS) $(RTL_TILE_SRCS) $(RTL_MESH_SRCS)
 CORE_MESH_SRCS = $(CORE_MESH_RTL)
 CORE_MESH_DEPS = $(call RTL_CFG_PKG,$(1)) $(CORE_VLT) $(CORE_MESH_RTL) $(RTL_PRIM_HDRS) \

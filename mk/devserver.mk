@@ -16,10 +16,11 @@ DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) $(RTL_HIF_PKGS) $(RTL_PRIM_CDC_SRCS) \
 	$(RTL_HIF_SRCS) $(DS_DIR)/$(1)/wse_dtb_pkg.sv $(RTL_TOP_SRCS)
 
+# $(1) board, $(2) what the build ID names (default wsemu-sim).
 define DS_BOARD_RULES
 $(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
 	@mkdir -p $$(dir $$@)
-	$(CFGGEN) $$< --rom $$@ --build-id "wsemu-sim $(DS_REV)"
+	$(CFGGEN) $$< --rom $$@ --build-id "$(or $(2),wsemu-sim) $(DS_REV)"
 endef
 $(foreach b,$(DS_BOARDS) sim-8x8,$(eval $(call DS_BOARD_RULES,$(b))))
 

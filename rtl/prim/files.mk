@@ -10,14 +10,13 @@ RTL_PRIM_FABRIC_SRCS := $(RTL_PRIM_RST_SRCS) rtl/prim/prim_ram_1r1w.sv \
 # SRAMs with a registered read (block RAM); prim_ram_1r1w above is the
 # distributed-RAM leaf.
 RTL_PRIM_RAM_SRCS := rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv
-# Register files: distributed RAM with several read ports, cleared by reset
-# (the core's x and f registers). Not a RAM macro: the generic syntheses
-# build it, where RTL_PRIM_RAM_SRCS are black boxes.
-RTL_PRIM_RF_SRCS  := rtl/prim/prim_ram_1wnr.sv
-# Distributed RAM with several asynchronous read ports, no reset (the
-# dataflow unit's color queues, whose entries are read only when valid).
-RTL_PRIM_LUTRAM_SRCS := rtl/prim/prim_ram_nr1w.sv
+# Distributed RAM with several asynchronous read ports: prim_ram_nr1w, no
+# reset (the dataflow unit's color queues, read only where valid), and
+# prim_ram_1wnr, the same with entries reading 0 from reset until written
+# (the core's x and f registers). Not RAM macros: the generic syntheses
+# build them, where RTL_PRIM_RAM_SRCS are black boxes.
+RTL_PRIM_LUTRAM_SRCS := rtl/prim/prim_ram_nr1w.sv rtl/prim/prim_ram_1wnr.sv
 # Clock-domain crossing: two-flop synchronizer, asynchronous FIFO.
 RTL_PRIM_CDC_SRCS := rtl/prim/prim_flop_2sync.sv rtl/prim/prim_fifo_async.sv
-RTL_PRIM_SRCS     := $(RTL_PRIM_FABRIC_SRCS) $(RTL_PRIM_RAM_SRCS) $(RTL_PRIM_RF_SRCS) $(RTL_PRIM_LUTRAM_SRCS) \
+RTL_PRIM_SRCS     := $(RTL_PRIM_FABRIC_SRCS) $(RTL_PRIM_RAM_SRCS) $(RTL_PRIM_LUTRAM_SRCS) \
 	$(RTL_PRIM_CDC_SRCS)

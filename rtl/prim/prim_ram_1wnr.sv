@@ -1,11 +1,10 @@
-// Register-file leaf: one write port, written at the clock edge, and NumRd
-// asynchronous read ports whose data follow their addresses in the same
-// cycle. Every entry reads 0 from reset until it is first written, as a
-// file of flip-flops cleared by reset would, but the words themselves are
-// in distributed RAM: ECP5 maps the array to TRELLIS_DPR16X4, one copy per
-// read port (a DPR16X4 has one read port), and only the Depth "written"
-// bits are flip-flops. Reading the entry being written returns the old
-// contents. Read port r is raddr_i[r*AddrW +: AddrW], rdata_o[r*Width +: Width].
+// Register-file leaf: prim_ram_nr1w (one write port, NumRd asynchronous
+// read ports, one distributed-RAM copy per read port) with a "written" bit
+// per entry, so that every entry reads 0 from reset until it is first
+// written, as a file of flip-flops cleared by reset would. Only the Depth
+// written bits are flip-flops: a RAM cannot be cleared in one cycle.
+// Reading the entry being written returns the old contents. Read port r is
+// raddr_i[r*AddrW +: AddrW], rdata_o[r*Width +: Width].
 module prim_ram_1wnr #(
   parameter int unsigned Width = 32,
   parameter int unsigned Depth = 32,
@@ -21,10 +20,21 @@ module prim_ram_1wnr #(
   input  logic [NumRd*AddrW-1:0] raddr_i,
   output logic [NumRd*Width-1:0] rdata_o
 );
-  // No reset on the words: a RAM cannot be cleared in one cycle. The
-  // written bits stand in for the reset of the contents.
-  logic [Width-1:0] mem_q [Depth];
-  logic [Depth-1:0] written_q, written_d;
+  logic [NumRd*Width-1:0] ram_rdata;
+  logic [Depth-1:0]       written_q, written_d;
+
+  prim_ram_nr1w #(
+    .Width(Width),
+    .Depth(Depth),
+    .NumRd(NumRd)
+  ) u_ram (
+    .clk_i  (clk_i),
+    .we_i   (we_i),
+    .waddr_i(waddr_i),
+    .wdata_i(wdata_i),
+    .raddr_i(raddr_i),
+    .rdata_o(ram_rdata)
+  );
 
   always_comb begin
     written_d = written_q;
@@ -36,14 +46,10 @@ module prim_ram_1wnr #(
     else         written_q <= written_d;
   end
 
-  always_ff @(posedge clk_i) begin
-    if (we_i) mem_q[waddr_i] <= wdata_i;
-  end
-
   always_comb begin
     for (int unsigned r = 0; r < NumRd; r++) begin
       rdata_o[r*Width +: Width] = written_q[raddr_i[r*AddrW +: AddrW]] ?
-                                  mem_q[raddr_i[r*AddrW +: AddrW]] : '0;
+                                  ram_rdata[r*Width +: Width] : '0;
     end
   end
 endmodule
