@@ -4,7 +4,10 @@
 # and its tests.
 #   make hostlib                 build $(BUILD)/host-lib/libwsehost.{so,a}
 #   make install PREFIX=DIR      install the libraries, headers, pkg-config files
+#                                and the udev rule under PREFIX/lib/udev/rules.d
 #                                (install-hostlib: libwsehost alone)
+#   make install-udev            the udev rule into $(DESTDIR)$(UDEV_RULES_DIR)
+#                                (default /etc/udev/rules.d; root, then reload)
 #   make test-hostlib            unit tests, ASan/UBSan, valgrind, fuzz run
 #   make fuzz-hostlib FUZZ_TIME=3600   long fuzz run (docs/libwsehost.md)
 
@@ -19,7 +22,13 @@ HL_INC   := -Ihost-lib/include -Ihost-lib/src -Iinclude
 HL_WARN  := $(CLIB_WARN)
 HL_SAN   := $(CLIB_FLAGS_san)
 HL_TSAN  := $(CLIB_FLAGS_tsan)
-HL_LIBS  := $(WIRE_LIBS) -lpthread
+# usb: transport (transport_usb.c) on libusb-1.0.
+HL_USB_CFLAGS := $(shell pkg-config --cflags libusb-1.0 2>/dev/null || echo -I/usr/include/libusb-1.0)
+HL_USB_LIBS   := $(shell pkg-config --libs libusb-1.0 2>/dev/null || echo -lusb-1.0)
+CFLAGS_transport_usb := $(HL_USB_CFLAGS)
+HL_LIBS  := $(WIRE_LIBS) $(HL_USB_LIBS) -lpthread
+HL_UDEV_RULES := packaging/udev/70-wsemu.rules
+UDEV_RULES_DIR ?= /etc/udev/rules.d
 wsehost_CFLAGS := -std=c11 -O2 -g $(HL_WARN) -fPIC -fvisibility=hidden $(HL_INC)
 wsehost_DEPS   := $(HL_HDRS)
 $(call clib,wsehost,$(HL_DIR),$(HL_SRCS))
@@ -32,7 +41,7 @@ HL_INT     := $(wsehost_A_obj) $(WIRE_A)
 HL_INT_SAN := $(wsehost_A_san) $(WIRE_A_SAN)
 HL_INT_TSAN := $(wsehost_A_tsan) $(WIRE_A_TSAN)
 HL_T     := $(HL_DIR)/tests
-HL_TESTS := test_codec test_dtb test_link test_faults test_threads test_async
+HL_TESTS := test_codec test_dtb test_link test_faults test_threads test_async test_usb
 HL_TSAN_TESTS := test_threads test_async
 HL_TSRC_COMMON := tests/hostlib/fake_dev.c
 HL_BOARD_DTBS := $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/$(b).dtb)
@@ -40,9 +49,9 @@ PREFIX   ?= /usr/local
 FUZZ_TIME ?= 600
 HL_FUZZ_SHORT ?= 8
 
-DEB_PKGS += libcmocka-dev libfdt-dev valgrind clang libclang-rt-14-dev
+DEB_PKGS += libcmocka-dev libfdt-dev libusb-1.0-0-dev valgrind clang libclang-rt-14-dev
 
-.PHONY: hostlib install install-hostlib test-hostlib fuzz-hostlib
+.PHONY: hostlib install install-hostlib install-udev test-hostlib fuzz-hostlib
 
 hostlib: $(HL_SO) $(HL_A) $(HL_DIR)/wsehost.pc
 
@@ -62,6 +71,13 @@ install-hostlib: hostlib
 	install -m 0644 host-lib/include/wsehost.h $(DESTDIR)$(PREFIX)/include/
 	install -m 0644 include/wsemu/wse_error.h $(DESTDIR)$(PREFIX)/include/wsemu/
 	install -m 0644 $(HL_DIR)/wsehost-install.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/wsehost.pc
+	install -d $(DESTDIR)$(PREFIX)/lib/udev/rules.d
+	install -m 0644 $(HL_UDEV_RULES) $(DESTDIR)$(PREFIX)/lib/udev/rules.d/
+
+# The rule where udev reads it; then: udevadm control --reload, replug.
+install-udev:
+	install -d $(DESTDIR)$(UDEV_RULES_DIR)
+	install -m 0644 $(HL_UDEV_RULES) $(DESTDIR)$(UDEV_RULES_DIR)/
 
 # ---- tests ---------------------------------------------------------------
 HL_TCFLAGS := -std=c11 -O1 -g $(HL_WARN) $(HL_INC) -Itests/hostlib

@@ -79,11 +79,17 @@ struct wse_open_opts {
  *                          model, instead ($WSEMU_FAST); model=rtl is
  *                          wsemu-sim
  *   "sim:attach=PATH"      connect to a running simulator's Unix socket
- *   "usb:..." "pcie:/dev/wseN"   reserved for the USB transport and the
- *                          PCIe driver (docs/protocol.md); this version
- *                          answers WSE_ERROR_NOT_SUPPORTED
+ *   "usb:"                 the only USB board attached (an FTDI bridge
+ *                          or a vendor-class ff/57/01 interface)
+ *   "usb:serial=S" "usb:bus=B,port=P" "usb:vid=V,pid=P"   one of several;
+ *                          ",baud=N" sets an FTDI bridge's UART rate
+ *   "pcie:/dev/wseN"       reserved for the PCIe driver
+ *                          (docs/protocol.md); this version answers
+ *                          WSE_ERROR_NOT_SUPPORTED
  * On success *dev is set and the device's INFO (DTB) has been read.
- * Errors: INVALID_PARAM (bad URI), NOT_FOUND, ACCESS, BUSY, TIMEOUT,
+ * Errors: INVALID_PARAM (bad URI; usb: with several boards matching),
+ * NOT_FOUND (no matching board within open_timeout_ms), ACCESS (no
+ * permission on the USB device: udev rule), BUSY, TIMEOUT,
  * NO_DEVICE, VERSION, BAD_DTB, NOT_SUPPORTED, NO_MEM, protocol errors.
  */
 WSE_API int wse_open(wse_device **dev, const char *uri,
@@ -330,6 +336,11 @@ struct wse_link_stats {
 	uint64_t late_replies;   /* responses for retired tags (timed out,
 				    cancelled, or of a failed transfer) */
 	uint64_t timeouts;
+	/* Last field (written only when size covers it): line errors the
+	 * link's UART reported (overrun, parity, framing, break); for usb:
+	 * through an FTDI bridge, one per USB packet whose status flags
+	 * one. 0 on links without a UART. */
+	uint64_t line_errors;
 };
 /* Errors: INVALID_PARAM (dev or st NULL, st->size too small). */
 WSE_API int wse_get_link_stats(wse_device *dev, struct wse_link_stats *st);

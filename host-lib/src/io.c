@@ -1166,6 +1166,11 @@ int wse_get_link_stats(wse_device *d, struct wse_link_stats *st)
 	pthread_mutex_lock(&d->lock);
 	struct wse_link_stats all = d->st;
 	all.bad_packets += d->rx_bad; /* dropped by the framing */
+	if (d->t && d->ops->stats) {
+		struct wse_transport_stats ts = {0};
+		d->ops->stats(d->t, &ts);
+		all.line_errors += ts.line_errors;
+	}
 	memcpy((char *)st + sizeof(size_t), (char *)&all + sizeof(size_t),
 	       n - sizeof(size_t));
 	pthread_mutex_unlock(&d->lock);

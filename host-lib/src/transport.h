@@ -3,8 +3,9 @@
  * transport.h - the operations table every libwsehost transport provides.
  * A transport moves bytes of the link protocol (docs/protocol.md) between
  * the library and one device; it knows nothing about packets. wse_open()
- * picks the table by the URI's scheme: "sim:" (transport_sim.c); "usb:"
- * and "pcie:" are planned and their open returns NOT_SUPPORTED today.
+ * picks the table by the URI's scheme: "sim:" (transport_sim.c), "usb:"
+ * (transport_usb.c); "pcie:" is planned and its open returns
+ * NOT_SUPPORTED today.
  *
  * Common rules: every wait is bounded by the timeout_ms given (> 0); no
  * function raises a signal (SIGPIPE included); file descriptors are
@@ -34,6 +35,13 @@ WSE_INTERNAL void wse_logger_init(struct wse_logger *lg, wse_log_cb cb,
 				  void *user, int level);
 
 struct wse_transport; /* each transport's own state */
+
+/* Counters a transport keeps of its own link, added into
+ * struct wse_link_stats by wse_get_link_stats(). */
+struct wse_transport_stats {
+	uint64_t line_errors; /* received units with a line error (UART
+				 overrun, parity, framing, break) */
+};
 
 struct wse_transport_ops {
 	/* URI scheme without the colon, e.g. "sim". Static storage. */
@@ -80,6 +88,13 @@ struct wse_transport_ops {
 	 * progress. Never fails; t is invalid afterwards. NULL is ignored.
 	 */
 	void (*close)(struct wse_transport *t);
+	/*
+	 * stats (optional, NULL if the transport counts nothing): add the
+	 * transport's counters since open into *st (zeroed by the caller).
+	 * Runs concurrently with send and recv, never with open or close;
+	 * does not block beyond a short lock. Never fails.
+	 */
+	void (*stats)(struct wse_transport *t, struct wse_transport_stats *st);
 };
 
 WSE_INTERNAL extern const struct wse_transport_ops wse_transport_sim;

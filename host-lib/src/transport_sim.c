@@ -380,17 +380,9 @@ static void unsupported_close(struct wse_transport *t)
 	(void)t;
 }
 
-/* The usb: (libusb-1.0 bulk endpoints) and pcie:/dev/wseN (a kernel
- * driver) schemes are reserved: this version's open answers NOT_SUPPORTED
- * (docs/protocol.md says which transports exist), so no device ever
- * reaches the other entries. */
-const struct wse_transport_ops wse_transport_usb = {
-	.scheme = "usb",
-	.open = unsupported_open,
-	.send = unsupported_send,
-	.recv = unsupported_recv,
-	.close = unsupported_close,
-};
+/* The pcie:/dev/wseN (a kernel driver) scheme is reserved: this
+ * version's open answers NOT_SUPPORTED (docs/protocol.md says which
+ * transports exist), so no device ever reaches the other entries. */
 const struct wse_transport_ops wse_transport_pcie = {
 	.scheme = "pcie",
 	.open = unsupported_open,

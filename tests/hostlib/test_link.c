@@ -346,7 +346,7 @@ static void test_open_errors(void **state)
 	assert_int_equal(wse_open(&d, "sim:board=sim-2x2,", &o), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(wse_open(&d, "sim:board=sim-2x2,,model=rtl", &o), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(wse_open(&d, "sim:model=fastest", &o), WSE_ERROR_INVALID_PARAM);
-	assert_int_equal(wse_open(&d, "usb:0", &o), WSE_ERROR_NOT_SUPPORTED);
+	assert_int_equal(wse_open(&d, "usb:0", &o), WSE_ERROR_INVALID_PARAM); /* test_usb: the rest */
 	assert_int_equal(wse_open(&d, "pcie:/dev/wse0", &o), WSE_ERROR_NOT_SUPPORTED);
 	assert_int_equal(wse_open(NULL, "usb:", &o), WSE_ERROR_INVALID_PARAM);
 	struct wse_open_opts bad = {.size = 0};
