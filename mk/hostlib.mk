@@ -41,8 +41,8 @@ HL_INT     := $(wsehost_A_obj) $(WIRE_A)
 HL_INT_SAN := $(wsehost_A_san) $(WIRE_A_SAN)
 HL_INT_TSAN := $(wsehost_A_tsan) $(WIRE_A_TSAN)
 HL_T     := $(HL_DIR)/tests
-HL_TESTS := test_codec test_dtb test_link test_faults test_threads test_async test_usb
-HL_TSAN_TESTS := test_threads test_async
+HL_TESTS := test_codec test_dtb test_link test_faults test_threads test_async test_usb test_usb_xport
+HL_TSAN_TESTS := test_threads test_async test_usb_xport
 HL_TSRC_COMMON := tests/hostlib/fake_dev.c
 HL_BOARD_DTBS := $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/$(b).dtb)
 PREFIX   ?= /usr/local
@@ -88,6 +88,17 @@ $(1)/%: tests/hostlib/%.c $(HL_TSRC_COMMON) tests/hostlib/fake_dev.h $(3)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(HL_TCFLAGS) $(2) -o $$@ $$< $(HL_TSRC_COMMON) $(3) -lcmocka $$(HL_LIBS)
 endef
+# test_usb_xport: the usb: transport built over tests/hostlib/fake_libusb.c
+# (simulated devices) instead of libusb-1.0.
+HL_USBX_SRCS := tests/hostlib/fake_libusb.c host-lib/src/transport_usb.c
+define HL_USBX_RULE
+$(1)/test_usb_xport: tests/hostlib/test_usb_xport.c $(HL_USBX_SRCS) tests/hostlib/fake_libusb.h $(HL_HDRS) $(3)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(HL_TCFLAGS) $(2) $$(HL_USB_CFLAGS) -o $$@ $$< $(HL_USBX_SRCS) $(3) -lcmocka $$(WIRE_LIBS) -lpthread
+endef
+$(eval $(call HL_USBX_RULE,$(HL_T),,$(HL_INT)))
+$(eval $(call HL_USBX_RULE,$(HL_T)/san,$(HL_SAN),$(HL_INT_SAN)))
+$(eval $(call HL_USBX_RULE,$(HL_T)/tsan,$(HL_TSAN),$(HL_INT_TSAN)))
 $(eval $(call HL_TEST_RULE,$(HL_T),,$(HL_INT)))
 $(eval $(call HL_TEST_RULE,$(HL_T)/san,$(HL_SAN),$(HL_INT_SAN)))
 $(eval $(call HL_TEST_RULE,$(HL_T)/tsan,$(HL_TSAN),$(HL_INT_TSAN)))
