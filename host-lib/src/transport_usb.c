@@ -76,6 +76,7 @@ struct wse_transport {
 	size_t out_cap;
 	int out_busy, out_status;
 	uint64_t line_errors;
+	unsigned in_errors; /* failed bulk-IN transfers in a row */
 };
 
 /* A libusb error as a wse error. */
@@ -182,6 +183,7 @@ static void LIBUSB_CALL in_cb(struct libusb_transfer *x)
 	switch (x->status) {
 	case LIBUSB_TRANSFER_COMPLETED: {
 		size_t n = (size_t)x->actual_length;
+		t->in_errors = 0;
 		if (t->chip)
 			n = wse_ftdi_strip(x->buffer, n, t->in_pkt,
 					   &t->line_errors);
@@ -202,8 +204,10 @@ static void LIBUSB_CALL in_cb(struct libusb_transfer *x)
 	case LIBUSB_TRANSFER_CANCELLED:
 		break;
 	default: /* ERROR, STALL, TIMEOUT, OVERFLOW: try again */
-		wse_log(t->log, WSE_LOG_WARNING, "usb: bulk-IN status %d",
-			(int)x->status);
+		if (t->in_errors++ % 1000 == 0)
+			wse_log(t->log, WSE_LOG_WARNING,
+				"usb: bulk-IN status %d (%u in a row)",
+				(int)x->status, t->in_errors);
 		if (x->status == LIBUSB_TRANSFER_STALL)
 			libusb_clear_halt(t->h, t->ep_in);
 		submit_in(t, i);
@@ -408,6 +412,8 @@ static int scan(struct wse_transport *t, const struct wse_usb_sel *sel,
 
 /* ---- Opening ------------------------------------------------------------ */
 
+/* One FTDI vendor request without data, bounded by CTRL_MS. Errors:
+ * NO_DEVICE, TIMEOUT, IO (stalled: the chip refused it), NO_MEM. */
 static int ctrl(struct wse_transport *t, uint8_t req, uint16_t value,
 		uint16_t index)
 {
@@ -654,6 +660,10 @@ static int start(struct wse_transport *t)
 	return r;
 }
 
+/* transport.h's open. Errors: INVALID_PARAM (bad arguments, several
+ * boards match, a baud rate the bridge cannot make), NOT_FOUND (no
+ * matching board within timeout_ms, or no USB at all), ACCESS, BUSY,
+ * NO_DEVICE, TIMEOUT (a set-up request), NO_MEM, IO. */
 static int usb_open(struct wse_transport **tp, const char *args,
 		    int timeout_ms, const struct wse_logger *log)
 {
@@ -712,6 +722,9 @@ fail:
 	return r;
 }
 
+/* transport.h's send: one bulk-OUT transfer of len bytes, cancelled at
+ * the time-out. Errors: TIMEOUT (also when the previous, cancelled
+ * transfer has not come back yet), NO_DEVICE, NO_MEM, IO. */
 static int usb_send(struct wse_transport *t, const void *buf, size_t len,
 		    int timeout_ms)
 {
@@ -774,6 +787,8 @@ out:
 	return r;
 }
 
+/* transport.h's recv, from the ring the IN callbacks fill. Errors:
+ * TIMEOUT, NO_DEVICE (once the board is gone, even with bytes left). */
 static int usb_recv(struct wse_transport *t, void *buf, size_t cap,
 		    int timeout_ms)
 {
