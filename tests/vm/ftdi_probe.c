@@ -4,8 +4,8 @@
  * libusb-1.0 and the wire library's codec only, no libwsehost: the path
  * tests/vm/vm-run.sh builds (docs/vm-harness.md).
  *
- *   ftdi_probe [--serial S] [--gadget-log FILE] [--min-line-errors N]
- *              [--ping-bytes N]
+ *   ftdi_probe [--serial S] [--board NAME] [--gadget-log FILE]
+ *              [--line-errors-every N] [--ping-bytes N]
  *
  * Finds the device (its strings, one vendor-class interface with a bulk IN
  * and a bulk OUT endpoint), sends the FTDI set-up (reset, purge, 3 Mbaud,
@@ -13,11 +13,16 @@
  * and the modem status, then sends INFO and PING requests on bulk OUT and
  * reads bulk IN, stripping the two status bytes of every packet: the
  * answers must be CRC-correct responses (INFO's DTB starts with the FDT
- * magic; PING's payload is echoed). With --gadget-log, the gadget's log
- * must show the divisor, line settings and latency sent. Exit 0 when all
- * holds, 1 with a message otherwise.
+ * magic and, with --board, is compatible with "wsemu,NAME"; PING's payload
+ * is echoed). Then the latency timer's status-only packets while idle.
+ * Line errors (overrun, parity, framing) are counted: none on a clean
+ * line; with --line-errors-every N (the gadget's --line-error-every), one
+ * packet in N, give or take one. With --gadget-log, the gadget's log must
+ * show the divisor, line settings and latency sent. Exit 0 when all holds,
+ * 1 with a message otherwise.
  */
 #define _GNU_SOURCE
+#include <libfdt.h>
 #include <libusb-1.0/libusb.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -269,21 +274,23 @@ static void check_gadget_log(const char *path)
 
 int main(int argc, char **argv)
 {
-	const char *serial = NULL, *gadget_log = NULL;
-	unsigned long min_line_errors = 0;
+	const char *serial = NULL, *gadget_log = NULL, *board = NULL;
+	unsigned long every = 0;
 	unsigned ping_bytes = 1000;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--serial") && i + 1 < argc)
 			serial = argv[++i];
 		else if (!strcmp(argv[i], "--gadget-log") && i + 1 < argc)
 			gadget_log = argv[++i];
-		else if (!strcmp(argv[i], "--min-line-errors") && i + 1 < argc)
-			min_line_errors = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--board") && i + 1 < argc)
+			board = argv[++i];
+		else if (!strcmp(argv[i], "--line-errors-every") && i + 1 < argc)
+			every = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--ping-bytes") && i + 1 < argc)
 			ping_bytes = (unsigned)strtoul(argv[++i], NULL, 0);
 		else {
-			fprintf(stderr, "usage: ftdi_probe [--serial S] [--gadget-log FILE] "
-					"[--min-line-errors N] [--ping-bytes N]\n");
+			fprintf(stderr, "usage: ftdi_probe [--serial S] [--board NAME] [--gadget-log FILE] "
+					"[--line-errors-every N] [--ping-bytes N]\n");
 			return 2;
 		}
 	}
@@ -307,6 +314,10 @@ int main(int argc, char **argv)
 	static const uint8_t fdt_magic[4] = { 0xd0, 0x0d, 0xfe, 0xed };
 	if (info.dtb_len < 4 || memcmp(info.dtb, fdt_magic, 4))
 		fail("INFO's DTB (%u bytes) does not start with the FDT magic", info.dtb_len);
+	char compat[64];
+	snprintf(compat, sizeof compat, "wsemu,%s", board ? board : "");
+	if (board && fdt_node_check_compatible(info.dtb, 0, compat) != 0)
+		fail("INFO's DTB is not compatible with \"%s\"", compat);
 	if (info.major != WSE_PROTO_MAJOR)
 		fail("device speaks protocol %u.%u", info.major, info.minor);
 	printf("ftdi_probe: INFO: protocol %u.%u, \"%.*s\", max payload %u, DTB %u bytes\n", info.major,
@@ -336,10 +347,10 @@ int main(int argc, char **argv)
 	       status_only, line_errors);
 	if (bad_modem)
 		fail("%lu packets without the modem status's reserved bit", bad_modem);
-	if (line_errors < min_line_errors)
-		fail("%lu line errors, fewer than %lu", line_errors, min_line_errors);
-	if (!min_line_errors && line_errors)
+	if (!every && line_errors)
 		fail("%lu line errors on a clean line", line_errors);
+	if (every && (line_errors + 1 < packets / every || line_errors > packets / every + 1))
+		fail("%lu line errors in %lu packets, not one in %lu", line_errors, packets, every);
 	if (gadget_log)
 		check_gadget_log(gadget_log);
 

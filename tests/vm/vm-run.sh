@@ -187,7 +187,7 @@ start_vm() {
 # kernel); otherwise TCG. The host's CPU model is used less
 # IA32_ARCH_CAPABILITIES, which nested KVM hosts may refuse to set.
 kvm_cpu=host,-arch-capabilities
-KVM_START_S=${KVM_START_S:-20}
+KVM_START_S=${KVM_START_S:-10}
 auto=
 if [ -z "$accel" ]; then
 	accel=tcg
