@@ -19,7 +19,8 @@
 #   --serial S         the USB serial number (default WSEMU0001)
 #   --accel kvm|tcg    (default: kvm if it starts, else tcg)
 #   --timeout S        bound on the virtual machine's run (default 300)
-#   --out DIR          work folder (default build/vm/run)
+#   --out DIR          work folder (default build/vm/run); the socket is in
+#                      a folder of its own under /tmp
 #
 # The guest command runs under /bin/sh -c in the guest, with PATH holding
 # /usr/local/bin and the environment WSEMU_GADGET_LOG (the gadget's log)
@@ -71,8 +72,9 @@ kernel=/boot/vmlinuz-$kver
 moddir=/lib/modules/$kver
 
 # ---- The initramfs ------------------------------------------------------------
-rm -rf "$out"
 root=$out/root
+mkdir -p "$out"
+rm -rf "$root" "$out/initramfs.gz" "$out/console.log"
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,data,lib/modules,usr/local/bin}
 
 bb=$(command -v busybox) || die "no busybox"
@@ -144,7 +146,10 @@ chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs.gz"
 
 # ---- The board server and QEMU ---------------------------------------------------
-sock=$out/link.sock
+# The socket in a short folder of its own: a Unix socket's path has at
+# most 107 bytes.
+sock_dir=$(mktemp -d /tmp/wsemu-vm-XXXXXX)
+sock=$sock_dir/link.sock
 log=$out/console.log
 server_pid= qemu_pid=
 stop_vm() {
@@ -154,7 +159,7 @@ stop_vm() {
 	qemu_pid= server_pid=
 	return 0
 }
-trap 'st=$?; stop_vm; exit $st' EXIT
+trap 'st=$?; stop_vm; rm -rf "$sock_dir"; exit $st' EXIT
 
 start_vm() {
 	rm -f "$sock" "$log"
