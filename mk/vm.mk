@@ -5,7 +5,8 @@
 # a board server on the host.
 #   make test-vm-usb       one boot: ftdi_probe (libusb and the wire codec,
 #                          no libwsehost) against wsemu-fast's sim-2x2
-#   make test-full-vm-usb  the same on sim-4x4 with line errors injected
+#   make test-full-vm-usb  the same on sim-4x4 with line errors injected,
+#                          twice, the device unplugged and plugged between
 #   make vm-gadget         build/vm/wse-ffs-ft231x and build/vm/ftdi_probe
 # Uses mk/wire.mk (libwsewire) and mk/fast.mk (the wsemu-fast server).
 
@@ -35,7 +36,8 @@ test-vm-usb: $(VM_GADGET) $(VM_PROBE) $(FAST_SERVER) $(BUILD)/boards/sim-2x2/sim
 test-full-vm-usb: $(VM_GADGET) $(VM_PROBE) $(FAST_SERVER) $(BUILD)/boards/sim-4x4/sim-4x4.dtb
 	$(VM_RUN) --out $(VM_DIR)/test-full --board sim-4x4 --bin $(VM_PROBE) \
 	  --gadget-opt --line-error-every --gadget-opt 5 --serial WSEMU4X4 -- \
-	  "$(VM_PROBE_CMD) --board sim-4x4 --line-errors-every 5 --ping-bytes 4096"
+	  "$(VM_PROBE_CMD) --board sim-4x4 --line-errors-every 5 --ping-bytes 4096 && wsemu-usb-bind --rebind && \
+	   $(VM_PROBE_CMD) --board sim-4x4 --line-errors-every 5 --ping-bytes 4096"
 
 TEST_STAGES += test-vm-usb
 TEST_FULL_STAGES += test-full-vm-usb

@@ -142,7 +142,8 @@ echo "$serial" > "$root/etc/usb-serial"
 { echo '#!/bin/sh'; echo "$*"; } > "$root/etc/guest-cmd"
 chmod +x "$root/etc/guest-cmd"
 cp "$TOP/tests/vm/init" "$root/init"
-chmod +x "$root/init"
+cp "$TOP/tests/vm/usb-bind" "$root/usr/local/bin/wsemu-usb-bind"
+chmod +x "$root/init" "$root/usr/local/bin/wsemu-usb-bind"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs.gz"
 
 # ---- The board server and QEMU ---------------------------------------------------
