@@ -65,7 +65,10 @@ done
 # ---- The kernel: the newest with the USB gadget modules ---------------------
 kver=
 for k in $(ls /boot/vmlinuz-* 2>/dev/null | sed 's#^/boot/vmlinuz-##' | sort -rV); do
-	if [ -f /lib/modules/$k/kernel/drivers/usb/gadget/udc/dummy_hcd.ko ]; then kver=$k; break; fi
+	if ls /lib/modules/$k/kernel/drivers/usb/gadget/udc/dummy_hcd.ko* > /dev/null 2>&1; then
+		kver=$k
+		break
+	fi
 done
 [ -n "$kver" ] || die "no /boot/vmlinuz-* with /lib/modules/<version>/kernel/drivers/usb/gadget/udc/dummy_hcd.ko"
 kernel=/boot/vmlinuz-$kver
@@ -76,10 +79,6 @@ root=$out/root
 mkdir -p "$out"
 rm -rf "$root" "$out/initramfs.gz" "$out/console.log"
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,data,lib/modules,usr/local/bin}
-
-bb=$(command -v busybox) || die "no busybox"
-cp "$bb" "$root/bin/busybox"
-for a in $("$bb" --list); do [ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"; done
 
 # A program with its shared libraries and dynamic loader, at their host
 # paths (the guest's loader looks for them there).
@@ -94,6 +93,10 @@ copy_with_libs() {
 		cp -L "$lib" "$root$lib"
 	done
 }
+# busybox-static's /bin/busybox (any other build comes with its libraries).
+bb=$(command -v busybox) || die "no busybox"
+copy_with_libs "$bb" /bin/busybox
+for a in $("$bb" --list); do [ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"; done
 copy_with_libs "$gadget" /usr/local/bin/wse-ffs-ft231x
 for b in "${bins[@]}"; do
 	[ -x "$b" ] || die "no program $b"
