@@ -15,7 +15,10 @@ VM_DIR    := $(BUILD)/vm
 VM_GADGET := $(VM_DIR)/wse-ffs-ft231x
 VM_PROBE  := $(VM_DIR)/ftdi_probe
 VM_CC     := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror
-VM_RUN    := ./tests/vm/vm-run.sh --gadget $(VM_GADGET) --server $(FAST_SERVER)
+# VM_ACCEL=kvm|tcg forces the accelerator (default: KVM if its guest
+# reaches /init within 10 s, else TCG; tests/vm/vm-run.sh).
+VM_ACCEL  ?=
+VM_RUN    := ./tests/vm/vm-run.sh --gadget $(VM_GADGET) --server $(FAST_SERVER) $(if $(VM_ACCEL),--accel $(VM_ACCEL))
 
 $(VM_GADGET): sim/usb-gadget/wse_ffs_ft231x.c | deps
 	@mkdir -p $(dir $@)
