@@ -1,0 +1,46 @@
+# The virtual-machine harness (tests/vm/, docs/vm-harness.md): a QEMU
+# guest whose Linux kernel sees a board as an FTDI FT231X USB-serial
+# bridge (dummy_hcd, a configfs gadget on FunctionFS served by
+# sim/usb-gadget's wse-ffs-ft231x), its bytes carried over virtio-serial to
+# a board server on the host.
+#   make test-vm-usb       one boot: ftdi_probe (libusb and the wire codec,
+#                          no libwsehost) against wsemu-fast's sim-2x2
+#   make test-full-vm-usb  the same on sim-4x4 with line errors injected,
+#                          twice, the device unplugged and plugged between
+#   make vm-gadget         build/vm/wse-ffs-ft231x and build/vm/ftdi_probe
+# Uses mk/wire.mk (libwsewire) and mk/fast.mk (the wsemu-fast server).
+
+DEB_PKGS += linux-image-amd64 qemu-system-x86 busybox-static cpio
+VM_DIR    := $(BUILD)/vm
+VM_GADGET := $(VM_DIR)/wse-ffs-ft231x
+VM_PROBE  := $(VM_DIR)/ftdi_probe
+VM_CC     := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror
+# VM_ACCEL=kvm|tcg forces the accelerator (default: KVM if its guest
+# reaches /init within 10 s, else TCG; tests/vm/vm-run.sh).
+VM_ACCEL  ?=
+VM_RUN    := ./tests/vm/vm-run.sh --gadget $(VM_GADGET) --server $(FAST_SERVER) $(if $(VM_ACCEL),--accel $(VM_ACCEL))
+
+$(VM_GADGET): sim/usb-gadget/wse_ffs_ft231x.c | deps
+	@mkdir -p $(dir $@)
+	$(VM_CC) -pthread -o $@ $<
+$(VM_PROBE): tests/vm/ftdi_probe.c include/wsemu/wse_codec.h $(WIRE_A) | deps
+	@mkdir -p $(dir $@)
+	$(VM_CC) -Iinclude -o $@ $< $(WIRE_A) $(WIRE_LIBS) -lusb-1.0
+
+.PHONY: vm-gadget test-vm-usb test-full-vm-usb
+vm-gadget: $(VM_GADGET) $(VM_PROBE)
+
+# The probe checks the device, the FTDI set-up (and the gadget's log of
+# it), INFO and a 1000-byte PING through the status-byte framing, and the
+# latency timer's status-only packets; then the guest powers off.
+VM_PROBE_CMD = ftdi_probe --serial \$$WSEMU_USB_SERIAL --gadget-log \$$WSEMU_GADGET_LOG
+test-vm-usb: $(VM_GADGET) $(VM_PROBE) $(FAST_SERVER) $(BUILD)/boards/sim-2x2/sim-2x2.dtb
+	$(VM_RUN) --out $(VM_DIR)/test --board sim-2x2 --bin $(VM_PROBE) -- "$(VM_PROBE_CMD) --board sim-2x2"
+test-full-vm-usb: $(VM_GADGET) $(VM_PROBE) $(FAST_SERVER) $(BUILD)/boards/sim-4x4/sim-4x4.dtb
+	$(VM_RUN) --out $(VM_DIR)/test-full --board sim-4x4 --bin $(VM_PROBE) \
+	  --gadget-opt --line-error-every --gadget-opt 5 --serial WSEMU4X4 -- \
+	  "$(VM_PROBE_CMD) --board sim-4x4 --line-errors-every 5 --ping-bytes 4096 && wsemu-usb-bind --rebind && \
+	   $(VM_PROBE_CMD) --board sim-4x4 --line-errors-every 5 --ping-bytes 4096"
+
+TEST_STAGES += test-vm-usb
+TEST_FULL_STAGES += test-full-vm-usb
