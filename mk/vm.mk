@@ -3,8 +3,11 @@
 # bridge (dummy_hcd, a configfs gadget on FunctionFS served by
 # sim/usb-gadget's wse-ffs-ft231x), its bytes carried over virtio-serial to
 # a board server on the host.
-#   make test-vm-usb       one boot: ftdi_probe (libusb and the wire codec,
-#                          no libwsehost) against wsemu-fast's sim-2x2
+#   make test-vm-usb       two boots against wsemu-fast's sim-2x2: ftdi_probe
+#                          (libusb and the wire codec, no libwsehost); then
+#                          libwsehost's usb: transport (tests/vm/test-usb-e2e.sh:
+#                          wsectl info and run, wsetrain bit-identical to
+#                          sim:, e2e's memory and streams, unplug)
 #   make test-full-vm-usb  the same on sim-4x4 with line errors injected,
 #                          twice, the device unplugged and plugged between
 #   make vm-gadget         build/vm/wse-ffs-ft231x and build/vm/ftdi_probe
@@ -34,9 +37,14 @@ vm-gadget: $(VM_GADGET) $(VM_PROBE)
 # it), INFO and a 1000-byte PING through the status-byte framing, and the
 # latency timer's status-only packets; then the guest powers off.
 VM_PROBE_CMD = ftdi_probe --serial \$$WSEMU_USB_SERIAL --gadget-log \$$WSEMU_GADGET_LOG
-test-vm-usb: $(VM_GADGET) $(VM_PROBE) $(FAST_SERVER) $(BUILD)/boards/sim-2x2/sim-2x2.dtb
+VM_USB_E2E = WSECTL=$(DS_DIR)/wsectl E2E=$(DS_DIR)/e2e WSETRAIN=$(WSETRAIN) TILES_ELF=$(DS_ELF) \
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) tests/vm/test-usb-e2e.sh
+VM_USB_E2E_DEPS = $(DS_DIR)/wsectl $(DS_DIR)/e2e $(WSETRAIN) $(DS_ELF)
+test-vm-usb: $(VM_GADGET) $(VM_PROBE) $(FAST_SERVER) $(BUILD)/boards/sim-2x2/sim-2x2.dtb $(VM_USB_E2E_DEPS)
 	$(VM_RUN) --out $(VM_DIR)/test --board sim-2x2 --bin $(VM_PROBE) -- "$(VM_PROBE_CMD) --board sim-2x2"
-test-full-vm-usb: $(VM_GADGET) $(VM_PROBE) $(FAST_SERVER) $(BUILD)/boards/sim-4x4/sim-4x4.dtb
+	$(VM_USB_E2E) $(VM_DIR)/usb-e2e sim-2x2 2 2 $(wordlist 2,99,$(VM_RUN))
+test-full-vm-usb: $(VM_GADGET) $(VM_PROBE) $(FAST_SERVER) $(BUILD)/boards/sim-4x4/sim-4x4.dtb $(VM_USB_E2E_DEPS)
+	$(VM_USB_E2E) $(VM_DIR)/usb-e2e-4x4 sim-4x4 4 4 $(wordlist 2,99,$(VM_RUN))
 	$(VM_RUN) --out $(VM_DIR)/test-full --board sim-4x4 --bin $(VM_PROBE) \
 	  --gadget-opt --line-error-every --gadget-opt 5 --serial WSEMU4X4 -- \
 	  "$(VM_PROBE_CMD) --board sim-4x4 --line-errors-every 5 --ping-bytes 4096 && wsemu-usb-bind --rebind && \

@@ -185,12 +185,18 @@ static int link_write_all(const uint8_t *p, size_t n)
 	return n ? -1 : 0;
 }
 
-static unsigned ep_in_packet_size(void)
+/* wMaxPacketSize of an enabled endpoint, 0 when not enabled yet. */
+static unsigned ep_packet_size(int fd)
 {
 	struct usb_endpoint_descriptor d;
-	if (ioctl(ep_in, FUNCTIONFS_ENDPOINT_DESC, &d) < 0)
+	if (ioctl(fd, FUNCTIONFS_ENDPOINT_DESC, &d) < 0)
 		return 0; /* not enabled yet, or interrupted */
-	unsigned mps = le16toh(d.wMaxPacketSize) & 0x7ff;
+	return le16toh(d.wMaxPacketSize) & 0x7ff;
+}
+
+static unsigned ep_in_packet_size(void)
+{
+	unsigned mps = ep_packet_size(ep_in);
 	return mps > FTDI_STATUS_BYTES ? mps : 0;
 }
 
@@ -273,7 +279,14 @@ static void *out_thread(void *arg)
 	(void)arg;
 	static uint8_t buf[IO_BYTES];
 	while (!stopped()) {
-		ssize_t k = read(ep_out, buf, sizeof buf);
+		/* One packet per read, as the chip takes them: a read of more
+		 * completes only on a short packet, and a host transfer that is
+		 * a multiple of the packet size ends without one (no ZLP), so
+		 * its last bytes would wait for the next transfer. */
+		unsigned mps = ep_packet_size(ep_out);
+		if (!mps || mps > sizeof buf)
+			mps = sizeof buf < 64 ? sizeof buf : 64;
+		ssize_t k = read(ep_out, buf, mps);
 		if (k < 0) {
 			if (errno != EINTR && errno != ESHUTDOWN && errno != EAGAIN)
 				logf_("bulk OUT: %s", strerror(errno));

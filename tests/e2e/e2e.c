@@ -12,6 +12,15 @@
  * ABORT of an unknown tag, the ABORTs of a cancelled transfer), out-of-range requests, MUTATIONS mutated requests through the
  * executor (raw socket) with the device still answering PING after, and a
  * simulator killed under an open device. Exit 0 when all pass.
+ *
+ *   e2e BOARD COLS ROWS --uri URI [--unplug CMD]
+ *
+ * runs the info/memory/stream part on the device at URI instead (a board
+ * on usb:, as the VM harness presents one, tests/vm/), then, with
+ * --unplug, submits a stream-out that waits for wavelets, runs the shell
+ * command CMD (which takes the device away, e.g. unbinds the USB gadget)
+ * and checks that the pending transfer and the next request fail with
+ * NO_DEVICE, and that the device closes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,6 +56,7 @@ static int fails;
 static const char *board;
 static unsigned cols, rows;
 static int fast; /* the functional model (wsemu-fast), not the RTL's */
+static const char *dev_uri; /* --uri: a device to test instead of a simulator */
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void)
 {
@@ -311,7 +321,9 @@ static void test_info_mem_stream(void)
 {
 	wse_device *d;
 	char uri[64];
-	snprintf(uri, sizeof(uri), "sim:board=%s%s", board, fast ? ",model=fast" : "");
+	snprintf(uri, sizeof(uri), "%s", dev_uri ? dev_uri : "");
+	if (!dev_uri)
+		snprintf(uri, sizeof(uri), "sim:board=%s%s", board, fast ? ",model=fast" : "");
 	/* Long waits: a loaded machine simulates a few hundred to a few
 	 * thousand cycles/s of sim-4x4, and the 4 KiB requests below each
 	 * take many thousand cycles on the management network. */
@@ -722,10 +734,75 @@ static void test_killed(void)
 	unlink(path);
 }
 
+/* A stream-out waiting for wavelets when the device goes away: the
+ * transfer completes with NO_DEVICE, as does the next request, and the
+ * device closes. The bound is generous: it checks that nothing waits for
+ * the transfer's own time-out (60 s), not a speed. */
+struct unplug_done {
+	volatile int status;
+	volatile long long at;
+};
+static void unplug_cb(wse_transfer *x, int status, size_t actual, void *user)
+{
+	struct unplug_done *u = user;
+	(void)x, (void)actual;
+	u->at = now_ms();
+	u->status = status;
+}
+static void test_unplug(const char *cmd)
+{
+	wse_device *d;
+	struct wse_open_opts oo = {.size = sizeof(oo), .timeout_ms = 60000, .open_timeout_ms = 60000};
+	int r = wse_open(&d, dev_uri, &oo);
+	CHECK(r == 0, "open %s: %s", dev_uri, wse_strerror(r));
+	if (r)
+		return;
+	uint64_t buf[16];
+	struct unplug_done u = {.status = 1, .at = 0};
+	wse_transfer *x = NULL;
+	r = wse_stream_out_async(d, 1, 0, buf, 16, 60000, unplug_cb, &u, &x);
+	CHECK(r == 0, "stream-out submit: %s", wse_strerror(r));
+	if (r) {
+		wse_close(d);
+		return;
+	}
+	int rc = system(cmd);
+	long long gone = now_ms();
+	CHECK(rc == 0, "unplug command '%s' exited %d", cmd, rc);
+	while (u.status == 1 && now_ms() - gone < 5000)
+		usleep(1000);
+	CHECK(u.status == WSE_ERROR_NO_DEVICE, "pending stream-out after the unplug: %s",
+	      u.status == 1 ? "still pending after 5 s" : wse_strerror(u.status));
+	if (u.status != 1)
+		printf("e2e: the pending transfer failed %s the unplug command returned (%lld ms)\n",
+		       u.at <= gone ? "before" : "after", u.at - gone);
+	r = wse_ping(d, "gone?", 5);
+	CHECK(r == WSE_ERROR_NO_DEVICE, "PING after the unplug: %s", wse_strerror(r));
+	wse_close(d);
+	if (u.status != 1)
+		CHECK(wse_transfer_free(x) == 0, "free the failed transfer");
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 6 && !strcmp(argv[4], "--uri")) {
+		board = argv[1];
+		cols = (unsigned)atoi(argv[2]);
+		rows = (unsigned)atoi(argv[3]);
+		dev_uri = argv[5];
+		signal(SIGPIPE, SIG_IGN);
+		test_info_mem_stream();
+		printf("e2e: %s on %s info/memory/stream/range: %s\n", board, dev_uri, fails ? "FAIL" : "ok");
+		if (argc >= 8 && !strcmp(argv[6], "--unplug")) {
+			test_unplug(argv[7]);
+			printf("e2e: %s on %s unplug: %s\n", board, dev_uri, fails ? "FAIL" : "ok");
+		}
+		printf("e2e: %s on %s %s\n", board, dev_uri, fails ? "FAIL" : "PASS");
+		return fails ? 1 : 0;
+	}
 	if (argc < 4 || (argc > 5 && strcmp(argv[5], "rtl") && strcmp(argv[5], "fast"))) {
-		fprintf(stderr, "usage: e2e BOARD COLS ROWS [MUTATIONS [rtl|fast]]\n");
+		fprintf(stderr, "usage: e2e BOARD COLS ROWS [MUTATIONS [rtl|fast]]\n"
+				"       e2e BOARD COLS ROWS --uri URI [--unplug CMD]\n");
 		return 2;
 	}
 	fast = argc > 5 && !strcmp(argv[5], "fast");
