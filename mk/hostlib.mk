@@ -107,7 +107,7 @@ $(HL_T)/fake-wsemu-sim: tests/hostlib/fake_wsemu_sim.c $(HL_TSRC_COMMON) tests/h
 	@mkdir -p $(dir $@)
 	$(CC) $(HL_TCFLAGS) -o $@ $< $(HL_TSRC_COMMON) $(HL_INT) $(HL_LIBS)
 
-HL_FUZZ_SRCS := tests/hostlib/fuzz_link.c wire/codec.c wire/crc32c.c wire/board.c host-lib/src/dtb.c host-lib/src/misc.c
+HL_FUZZ_SRCS := tests/hostlib/fuzz_link.c wire/codec.c wire/crc32c.c wire/board.c wire/errorf.c host-lib/src/dtb.c host-lib/src/misc.c
 $(HL_T)/fuzz_link: $(HL_FUZZ_SRCS) $(HL_HDRS) | deps
 	@mkdir -p $(dir $@)
 	clang -std=c11 -O1 -g $(HL_WARN) $(HL_INC) -fsanitize=fuzzer,address,undefined \

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "wsemu/wse_board.h"
+#include "wsemu/wse_wirelib.h"
 
 struct ctx {
 	const void *fdt;
@@ -22,12 +23,10 @@ struct ctx {
 __attribute__((format(printf, 2, 3))) static int fail(struct ctx *c,
 						      const char *fmt, ...)
 {
-	if (c->err && c->errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(c->err, c->errlen, fmt, ap);
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	wse_verrorf(c->err, c->errlen, WSE_ERROR_BAD_DTB, fmt, ap);
+	va_end(ap);
 	return WSE_ERROR_BAD_DTB;
 }
 

@@ -27,15 +27,10 @@
 #include "wsemu/wse_crc32c.h"
 #include "wsemu/wse_error.h"
 #include "wsemu/wse_wire.h"
+#include "wsemu/wse_wirelib.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* The wire library's functions are hidden in the shared libraries that
- * link it: they are no part of libwsehost's API. */
-#ifndef WSE_INTERNAL
-#define WSE_INTERNAL __attribute__((visibility("hidden")))
 #endif
 
 struct wse_pkt {
