@@ -33,6 +33,7 @@ public:
 	unsigned min_cs_high = 1, min_half = 1;
 	uint64_t erase_cycles = 1000, program_cycles = 200;
 	bool stuck_busy = false, no_wel = false;
+	bool quiet = false;      // count timing errors without printing them
 	uint64_t errors = 0;
 	uint64_t commands = 0;   // CS# falls
 	uint64_t polls = 0;      // RDSR commands
@@ -114,7 +115,7 @@ private:
 
 	void fail(const char *what)
 	{
-		if (errors++ < 10) fprintf(stderr, "flash model: %s (command %llu)\n", what,
+		if (errors++ < 10 && !quiet) fprintf(stderr, "flash model: %s (command %llu)\n", what,
 					     (unsigned long long)commands);
 	}
 	uint32_t addr() const { return (uint32_t)cmd_[1] << 16 | (uint32_t)cmd_[2] << 8 | cmd_[3]; }

@@ -4,7 +4,9 @@
 // the behavioural flash of spi_flash_model.h, with a reference copy of the
 // array kept here from the requests' meaning alone (erase: 0xFF; program:
 // AND). The writer of program data and the reader of read data stall at
-// random. Directed checks first, then random requests:
+// random. First the model alone, its pins driven by the test (its rules:
+// WEL, page wrap, AND, busy time, its timing assertions firing on a bad
+// bus); then directed requests, then random ones:
 //   - RDID gives the part's three ID bytes;
 //   - reads at random addresses and lengths (page and sector crossings, up
 //     to the last byte) give the reference's bytes;
@@ -216,12 +218,106 @@ static void set_busy_times()
 	flash->program_cycles = TB_PROGRAM_TMO / 8 + rnd(TB_PROGRAM_TMO / 2);
 }
 
+// ---- the model alone, its pins driven here --------------------------------
+// One command on the pins at two clocks per SCK period; returns the nrx
+// bytes after the ones sent.
+static std::vector<uint8_t> bang(SpiFlash &f, const std::vector<uint8_t> &out, size_t nrx)
+{
+	std::vector<uint8_t> rx;
+	int miso = 1;
+	f.step(0, 1, 0);
+	f.step(0, 1, 0);
+	f.step(0, 0, 0);
+	for (size_t i = 0; i < out.size() + nrx; i++) {
+		uint8_t b = i < out.size() ? out[i] : 0, r = 0;
+		for (int k = 7; k >= 0; k--) {
+			int m = (b >> k) & 1;
+			f.step(0, 0, m);
+			r = (uint8_t)(r << 1 | (miso & 1)); // sampled at the rising edge
+			f.step(1, 0, m);
+			miso = f.step(0, 0, m);
+		}
+		if (i >= out.size()) rx.push_back(r);
+	}
+	f.step(0, 0, 0);
+	f.step(0, 1, 0);
+	return rx;
+}
+
+static uint8_t bang_rdsr(SpiFlash &f) { return bang(f, {0x05}, 1)[0]; }
+
+// The model's own rules, so the controller is checked against a part that
+// behaves like the datasheets: commands ignored without WEL, WEL cleared
+// when PP/SE finish, page wrap, AND, busy time, only RDSR while busy, and
+// its timing assertions firing.
+static void model_selftest()
+{
+	SpiFlash f(8192);
+	f.program_cycles = 500;
+	f.erase_cycles = 80;
+	for (size_t i = 0; i < f.mem.size(); i++) f.mem[i] = (uint8_t)(i * 7);
+	std::vector<uint8_t> m0 = f.mem;
+	CHECK(bang_rdsr(f) == 0, "model: status after power-on");
+	CHECK(bang(f, {0x9F}, 3) == std::vector<uint8_t>(f.id, f.id + 3), "model: RDID");
+	CHECK(bang(f, {0x03, 0x00, 0x01, 0x00}, 3) == std::vector<uint8_t>(&f.mem[0x100], &f.mem[0x103]), "model: READ");
+	bang(f, {0x02, 0x00, 0x01, 0x00, 0x00}, 0);
+	bang(f, {0x20, 0x00, 0x10, 0x00}, 0);
+	CHECK(f.mem == m0 && bang_rdsr(f) == 0, "model: PP/SE without WEL not ignored");
+	bang(f, {0x06}, 0);
+	CHECK(bang_rdsr(f) == 0x02, "model: WEL after WREN");
+	// 10 bytes from offset 0xFA of page 0x200: 6 to the page's end, 4 wrap.
+	std::vector<uint8_t> pp = {0x02, 0x00, 0x02, 0xFA};
+	for (int i = 0; i < 10; i++) pp.push_back((uint8_t)(0xF0 | i));
+	bang(f, pp, 0);
+	CHECK(bang_rdsr(f) == 0x03, "model: WIP and WEL while programming");
+	bang(f, {0x06}, 0);
+	CHECK(bang(f, {0x03, 0x00, 0x02, 0x00}, 1)[0] == 0xFF, "model: READ answered while busy");
+	for (int i = 0; i < 600; i++) f.step(0, 1, 0);
+	CHECK(bang_rdsr(f) == 0, "model: WIP/WEL after the program");
+	std::vector<uint8_t> m1 = m0;
+	for (int i = 0; i < 10; i++) m1[0x200 + ((0xFA + i) & 0xFF)] &= (uint8_t)(0xF0 | i);
+	CHECK(f.mem == m1, "model: page program wrap or AND");
+	bang(f, {0x06}, 0);
+	bang(f, {0x20, 0x00, 0x12, 0x34}, 0);
+	for (int i = 0; i < 100; i++) f.step(0, 1, 0);
+	for (int i = 0x1000; i < 0x2000; i++) m1[i] = 0xFF;
+	CHECK(f.mem == m1 && bang_rdsr(f) == 0, "model: sector erase");
+	f.no_wel = true;
+	bang(f, {0x06}, 0);
+	CHECK(bang_rdsr(f) == 0, "model: no_wel");
+	f.no_wel = false;
+	f.stuck_busy = true;
+	bang(f, {0x06}, 0);
+	bang(f, {0x20, 0x00, 0x00, 0x00}, 0);
+	for (int i = 0; i < 1000; i++) f.step(0, 1, 0);
+	CHECK(bang_rdsr(f) & 1, "model: stuck_busy");
+	CHECK(f.errors == 0, "model: %llu timing errors on a clean bus", (unsigned long long)f.errors);
+	// The timing assertions: CS# falling with SCK high, MOSI moving at a
+	// rising edge, CS# high inside a byte (counted, not printed).
+	f.quiet = true;
+	uint64_t e0 = f.errors;
+	f.step(1, 0, 0);
+	f.step(0, 1, 0);
+	CHECK(f.errors > e0, "model: CS# with SCK high not reported");
+	e0 = f.errors;
+	f.step(0, 1, 0);
+	f.step(0, 1, 0);
+	f.step(0, 0, 0);
+	f.step(1, 0, 1);
+	CHECK(f.errors > e0, "model: MOSI at the rising edge not reported");
+	e0 = f.errors;
+	f.step(0, 0, 1);
+	f.step(0, 1, 1);
+	CHECK(f.errors > e0, "model: CS# inside a byte not reported");
+}
+
 int main(int argc, char **argv)
 {
 	Verilated::commandArgs(argc, argv);
 	int nrand = argc > 1 ? atoi(argv[1]) : 200;
 	uint64_t seed = argc > 2 ? strtoull(argv[2], nullptr, 0) : 1;
 	rng.seed(seed);
+	model_selftest();
 	dut = new Vflash_ctrl;
 	flash = new SpiFlash(TB_FLASH_BYTES);
 	flash->min_cs_high = TB_CS_HIGH;
