@@ -10,12 +10,12 @@
 `include "prim_assert.svh"
 
 module flash_ctrl #(
-  parameter int unsigned Div            = 2,   // clocks per SCK half period
-  parameter int unsigned CsHigh         = 2,   // clocks of CS# high between commands
-  parameter int unsigned FlashBytes     = flash_pkg::FlashBytes,      // <= 2^24
-  parameter int unsigned LenW           = 17,  // request length, bytes
-  parameter int unsigned EraseTimeout   = flash_pkg::EraseTimeout,    // cycles
-  parameter int unsigned ProgramTimeout = flash_pkg::ProgramTimeout   // cycles
+  parameter int unsigned Div            = flash_pkg::SckDiv,         // clocks per SCK half period
+  parameter int unsigned CsHigh         = flash_pkg::CsHigh,         // clocks of CS# high between commands
+  parameter int unsigned FlashBytes     = flash_pkg::FlashBytes,     // <= 2^24
+  parameter int unsigned LenW           = flash_pkg::LenW,           // request length, bytes
+  parameter int unsigned EraseTimeout   = flash_pkg::EraseTimeout,   // cycles
+  parameter int unsigned ProgramTimeout = flash_pkg::ProgramTimeout  // cycles
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,

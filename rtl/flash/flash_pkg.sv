@@ -39,6 +39,15 @@ package flash_pkg;
   // 128 Mbit: the largest part 3-byte addresses reach.
   localparam int unsigned FlashBytes  = 32'h0100_0000;
 
+  // Bus timing at the 25 MHz clock: SCK 6.25 MHz (clocks per half
+  // period), CS# high 120 ns between commands (CsHigh + 1 clocks; the parts
+  // need 50 ns after a write command).
+  localparam int unsigned SckDiv = 2;
+  localparam int unsigned CsHigh = 2;
+  // Request lengths up to 65,536 bytes, the largest FLASH_READ of the
+  // link protocol.
+  localparam int unsigned LenW = 17;
+
   // Worst cases of the datasheets (IS25LP128: sector erase 300 ms, page
   // program 0.8 ms; W25Q128JV: 400 ms, 3 ms), and the ULX3S's 25 MHz clock.
   localparam int unsigned ClkMhz          = 25;

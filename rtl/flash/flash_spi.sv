@@ -3,13 +3,14 @@
 // after the falling one), one byte out and one byte in per handshake. CS#
 // falls with the first byte and stays low between bytes, SCK parked low,
 // for as long as the sender wants (a flash does not mind a stopped clock);
-// it rises after a byte flagged last, and stays high CsHigh cycles before
-// the next command, the parts' CS# deselect time.
+// it rises after a byte flagged last, and stays high at least CsHigh + 1
+// cycles (CsHigh, then one in SIdle) before the next command, the parts'
+// CS# deselect time.
 `include "prim_assert.svh"
 
 module flash_spi #(
-  parameter int unsigned Div    = 2,  // clocks per SCK half period, >= 1
-  parameter int unsigned CsHigh = 2   // clocks of CS# high between commands, >= 1
+  parameter int unsigned Div    = flash_pkg::SckDiv,  // clocks per SCK half period, >= 1
+  parameter int unsigned CsHigh = flash_pkg::CsHigh   // CS# high >= CsHigh + 1 clocks between commands; >= 1
 ) (
   input  logic       clk_i,
   input  logic       rst_ni,
