@@ -48,6 +48,7 @@ include mk/fabric-rtl.mk   # the router
 include mk/fabric-verif.mk # fabric scoreboards, coverage, gate level
 include mk/host_if.mk      # the host interface's framing and crossings
 include mk/uart.mk         # the UART link PHY, the ULX3S board files
+include mk/flash.mk        # the SPI NOR flash controller
 include mk/devserver.mk    # wsemu-sim, wsectl, the end-to-end tests
 include mk/vm.mk           # a QEMU guest's USB stack on a board as an FT231X
 include mk/train-mesh.mk   # the MLP kernel, training on the simulated mesh

@@ -4,7 +4,7 @@
 # runs all take their sources from these lists. Paths are from the top of
 # the tree. The top Makefile includes it before the RTL fragments.
 
-include $(addsuffix /files.mk,$(addprefix rtl/,pkg prim fabric tile mesh pe pe/dataflow pe/fpu host_if top board))
+include $(addsuffix /files.mk,$(addprefix rtl/,pkg prim fabric tile mesh pe pe/dataflow pe/fpu host_if flash top board))
 
 # The board package, generated from boards/<board>/<board>.dts (mk/boards.mk).
 RTL_CFG_PKG = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv
