@@ -47,11 +47,17 @@ $(TM_TEST): tests/train/test_train_mesh.c tests/train/tr_test.h include/wsemu/ws
 # The runs are independent (each spawns its own simulator), so they go two
 # at a time, each run's output printed whole when it ends (make -O), the
 # longest first. tm-fast runs the whole suite on the functional model alone.
-TM_RUNS := tm-4x4-adam tm-4x4-passes tm-wsetrain tm-4x4-link tm-4x4-fastlink tm-2x2-sgd tm-2x2-three \
-	tm-fast
-.PHONY: test-train-mesh $(TM_RUNS)
-test-train-mesh: $(TM_TEST) $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(WSETRAIN)
+# make test trains on the RTL model of sim-2x2 (and on the functional model
+# of both boards, which test-fast-df checks against the RTL tile); the RTL
+# model of sim-4x4, whose build and runs are most of the stage's cost,
+# trains in test-full-train-mesh.
+TM_RUNS := tm-wsetrain tm-2x2-sgd tm-2x2-link tm-2x2-three tm-fast
+TM_RUNS_FULL := tm-4x4-adam tm-4x4-passes tm-4x4-link tm-4x4-fastlink tm-full-4x4
+.PHONY: test-train-mesh test-full-train-mesh $(TM_RUNS) $(TM_RUNS_FULL)
+test-train-mesh: $(TM_TEST) $(DS_SIMS_TEST) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(WSETRAIN)
 	@$(MAKE) --no-print-directory -j2 -O $(TM_RUNS)
+test-full-train-mesh: $(TM_TEST) $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(WSETRAIN)
+	@$(MAKE) --no-print-directory -j2 -O $(TM_RUNS_FULL)
 
 tm-4x4-passes:
 	@echo "--- mesh backend vs reference on sim-4x4"
@@ -67,6 +73,10 @@ tm-4x4-fastlink:
 	@echo "--- the same bits with the link clocked five times the mesh (40 bytes per cycle), back-pressure"
 	$(TM_ENV) WSEMU_SIM_OPTS="--link-bytes-per-cycle 40 --link-stall 9" WSE_TEST_URI=sim:board=sim-4x4 \
 		TM_FILTER='test_64*' $(TM_TEST)
+tm-2x2-link:
+	@echo "--- sim-2x2's bits at another link bandwidth, with random link back-pressure"
+	$(TM_ENV) WSEMU_SIM_OPTS="--link-bytes-per-cycle 2 --link-stall 7" WSE_TEST_URI=sim:board=sim-2x2 \
+		WSE_TEST_MESH=2x2 TM_FILTER='test_64*' $(TM_TEST)
 tm-2x2-three:
 	@echo "--- mesh backend vs reference on sim-2x2"
 	$(TM_ENV) $(TM_X2) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='test_three*' $(TM_TEST)
@@ -85,8 +95,7 @@ tm-wsetrain:
 		tests/train/test_wsetrain_mesh.sh
 
 # test-full: the make-run model's pass on the regression model too
-.PHONY: test-full-train-mesh
-test-full-train-mesh: $(TM_TEST) $(DS_SIMS)
+tm-full-4x4:
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4 WSE_TEST_MESH=4x4 TM_FILTER='full_*' $(TM_TEST)
 
 TEST_STAGES += test-train-mesh

@@ -30,10 +30,12 @@ run.checkpoint_steps = 2
 run.eval_examples = 16
 EOP
 N=4
-# simulators of this build only (others may run beside the test)
-simdir=$(dirname "$(dirname "$WSEMU_SIM")")
-fastsim=${WSEMU_FAST:-/nonexistent}
-sims() { { pgrep -f "^$simdir/[^ ]*wsemu-sim --board"; pgrep -f "^$fastsim --board"; } | wc -l; }
+# The simulators this test's runs spawn, and only those (other tests may
+# run simulators beside it): libwsehost makes their sockets under $TMPDIR,
+# which is the test's own.
+export TMPDIR=$W/tmp
+mkdir -p "$TMPDIR"
+sims() { pgrep -f -- "--socket $TMPDIR/" | wc -l; }
 case ${WSE_TEST_DEVICE:-} in
 *model=fast*) model="wsemu-fast, the functional model" ;;
 *) model="wsemu-sim, the RTL model" ;;
