@@ -99,13 +99,13 @@ TEST_STAGES += test-e2e
 TEST_FULL_STAGES += test-full-e2e
 
 # The fail-safe firmware update through wsectl on wsemu-fast's flash
-# (tests/flash/test-flash-update.sh, docs/firmware-image.md): flash,
+# (tests/e2e/test-flash-update.sh, docs/firmware-image.md): flash,
 # info's slots, read-back, refusals leaving the flash file unchanged, and
 # 23 power cuts (wsemu-fast --flash-kill-after) each followed by a
 # restart that boots the golden image and a retry that completes.
 .PHONY: test-flash-update
 test-flash-update: $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(MKIMAGE)
-	WSEMU_FAST=$(abspath $(FAST_SERVER)) ./tests/flash/test-flash-update.sh $(DS_DIR)/wsectl \
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) ./tests/e2e/test-flash-update.sh $(DS_DIR)/wsectl \
 	  $(MKIMAGE) $(BUILD)/boards $(DS_DIR)/flash-update
 
 TEST_STAGES += test-flash-update
