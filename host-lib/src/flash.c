@@ -14,6 +14,8 @@
 #include "wsemu/wse_board.h"
 #include "wsemu/wse_image.h"
 
+_Static_assert(WSE_FLASH_MAX_PARTS == WSE_IMAGE_MAX_PARTS, "wsehost.h's part count");
+
 /* Program and progress in pieces of this many bytes. */
 #define FLASH_STEP 0x10000u
 

@@ -5,7 +5,8 @@
  * DTB with a header naming the board, each part with its own CRC-32C. A
  * builder writes images into a caller's buffer; wse_image_check() checks
  * every byte of one before it goes to the flash. Pure functions over byte
- * buffers: no I/O, no allocation. Also the flash layout the images go into.
+ * buffers: no I/O, no allocation. Also the flash layout the images go into
+ * and the boot record that names the slot a board boots.
  *
  * The functions return 0 (or a size) or one of the wse_error.h codes; each
  * lists its own. Those taking err/errlen write one line naming the problem
