@@ -4,6 +4,7 @@
 #   make test-e2e      end-to-end tests against wsemu-sim (sim-2x2, sim-4x4)
 #   make lint-top      verilator --lint-only -Wall on hif_exec and wse_top
 #   make bench-link    BENCH link.* figures
+#   make test-flash-update  wsectl flash and power cuts on wsemu-fast's flash
 #   make run-demo      a program on all tiles of sim-4x4 through wsectl
 # docs/host-if.md (executor), docs/wsemu-sim.md, docs/wsectl.md.
 
@@ -99,6 +100,26 @@ test-full-e2e: $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(D
 
 TEST_STAGES += test-e2e
 TEST_FULL_STAGES += test-full-e2e
+
+# The fail-safe firmware update through wsectl on wsemu-fast's flash
+# (tests/e2e/test-flash-update.sh, docs/firmware-image.md), after
+# tests/e2e/flash_ops.c on the flash requests themselves: flash,
+# info's slots, read-back, refusals leaving the flash file unchanged, and
+# 23 power cuts (wsemu-fast --flash-kill-after) each followed by a
+# restart that boots the golden image and a retry that completes.
+# First flash_ops: the flash requests themselves on wsemu-fast.
+$(DS_DIR)/flash_ops: tests/e2e/flash_ops.c host-lib/include/wsehost.h $(HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(HL_A) $(HL_LIBS)
+
+.PHONY: test-flash-update
+test-flash-update: $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/flash_ops $(MKIMAGE)
+	@mkdir -p $(DS_DIR)/flash-update
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) $(DS_DIR)/flash_ops $(DS_DIR)/flash-update/ops.flash
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) ./tests/e2e/test-flash-update.sh $(DS_DIR)/wsectl \
+	  $(MKIMAGE) $(BUILD)/boards $(DS_DIR)/flash-update/update
+
+TEST_STAGES += test-flash-update
 
 # ---- benchmark ---------------------------------------------------------------------
 $(DS_DIR)/bench_link: tests/e2e/bench_link.c host-lib/include/wsehost.h $(HL_A) | deps

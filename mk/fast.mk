@@ -192,7 +192,8 @@ TEST_STAGES += test-fast-df
 # unless --dtb says otherwise) and links only libwsewire besides the model.
 FAST_SERVER      := $(FAST_BUILD)/bin/wsemu-fast
 FAST_SERVER_SRCS := sim/fast/wsemu_fast.c sim/fast/wsf_host.c
-FAST_SERVER_HDRS := sim/fast/wsf_host.h $(FAST_DF_HDRS) include/wsemu/wse_codec.h include/wsemu/wse_board.h
+FAST_SERVER_HDRS := sim/fast/wsf_host.h $(FAST_DF_HDRS) include/wsemu/wse_codec.h include/wsemu/wse_board.h \
+                    include/wsemu/wse_image.h
 FAST_REV         := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 FAST_BOARD_DTBS   = $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/$(b).dtb)
 $(FAST_SERVER): $(FAST_SERVER_SRCS) $(FAST_SERVER_HDRS) $(FAST_DF_LIB) $(FAST_LIB) $(WIRE_A) | deps

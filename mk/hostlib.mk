@@ -41,7 +41,8 @@ HL_INT     := $(wsehost_A_obj) $(WIRE_A)
 HL_INT_SAN := $(wsehost_A_san) $(WIRE_A_SAN)
 HL_INT_TSAN := $(wsehost_A_tsan) $(WIRE_A_TSAN)
 HL_T     := $(HL_DIR)/tests
-HL_TESTS := test_codec test_dtb test_link test_faults test_threads test_async test_usb test_usb_xport
+HL_TESTS := test_codec test_dtb test_link test_faults test_threads test_async test_usb test_usb_xport \
+            test_flash_update
 HL_TSAN_TESTS := test_threads test_async test_usb_xport
 HL_TSRC_COMMON := tests/hostlib/fake_dev.c
 HL_BOARD_DTBS := $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/$(b).dtb)

@@ -429,3 +429,80 @@ int wse_flash_layout(uint32_t flash_bytes, struct wse_flash_layout *l)
 	l->fallback_offset = reach - WSE_FLASH_SECTOR_BYTES;
 	return 0;
 }
+
+/* ---- Boot record ------------------------------------------------------ */
+
+int wse_bootrec_encode(const struct wse_bootrec *r, uint8_t *out, size_t cap)
+{
+	if (!r || !out || !r->seq || r->slot > WSE_FLASH_SLOT_UPDATE ||
+	    !r->length)
+		return WSE_ERROR_INVALID_PARAM;
+	if (cap < WSE_BOOTREC_BYTES)
+		return WSE_ERROR_OVERFLOW;
+	memset(out, 0, WSE_BOOTREC_BYTES);
+	wse_put_le32(out + WSE_BOOTREC_OFF_MAGIC, WSE_BOOTREC_MAGIC);
+	wse_put_le32(out + WSE_BOOTREC_OFF_SEQ, r->seq);
+	wse_put_le32(out + WSE_BOOTREC_OFF_SLOT, r->slot);
+	wse_put_le32(out + WSE_BOOTREC_OFF_SLOT_OFFSET, r->slot_offset);
+	wse_put_le32(out + WSE_BOOTREC_OFF_LENGTH, r->length);
+	wse_put_le32(out + WSE_BOOTREC_OFF_IMAGE_CRC, r->image_crc);
+	wse_put_le32(out + WSE_BOOTREC_OFF_CRC,
+		     wse_crc32c_update(0, out, WSE_BOOTREC_OFF_CRC));
+	return (int)WSE_BOOTREC_BYTES;
+}
+
+int wse_bootrec_decode(const void *buf, size_t len, struct wse_bootrec *r)
+{
+	const uint8_t *b = buf;
+	if (!b || !r)
+		return WSE_ERROR_INVALID_PARAM;
+	if (len < WSE_BOOTREC_BYTES)
+		return WSE_ERROR_TRUNCATED;
+	if (wse_get_le32(b + WSE_BOOTREC_OFF_MAGIC) != WSE_BOOTREC_MAGIC)
+		return WSE_ERROR_BAD_MAGIC;
+	if (wse_get_le32(b + WSE_BOOTREC_OFF_CRC) !=
+	    wse_crc32c_update(0, b, WSE_BOOTREC_OFF_CRC))
+		return WSE_ERROR_HEADER_CRC;
+	for (unsigned o = WSE_BOOTREC_OFF_RSVD; o < WSE_BOOTREC_OFF_CRC; o += 4)
+		if (wse_get_le32(b + o))
+			return WSE_ERROR_MALFORMED;
+	*r = (struct wse_bootrec){
+		.seq = wse_get_le32(b + WSE_BOOTREC_OFF_SEQ),
+		.slot = wse_get_le32(b + WSE_BOOTREC_OFF_SLOT),
+		.slot_offset = wse_get_le32(b + WSE_BOOTREC_OFF_SLOT_OFFSET),
+		.length = wse_get_le32(b + WSE_BOOTREC_OFF_LENGTH),
+		.image_crc = wse_get_le32(b + WSE_BOOTREC_OFF_IMAGE_CRC),
+	};
+	if (!r->seq || r->slot > WSE_FLASH_SLOT_UPDATE || !r->length)
+		return WSE_ERROR_MALFORMED;
+	return 0;
+}
+
+int wse_bootrec_scan(const void *log, size_t len, struct wse_bootrec *best,
+		     uint32_t *next)
+{
+	const uint8_t *b = log;
+	if (!b)
+		return WSE_ERROR_INVALID_PARAM;
+	uint32_t n = (uint32_t)(len / WSE_BOOTREC_BYTES), after = 0;
+	int valid = 0;
+	struct wse_bootrec top = {0}, r;
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *e = b + (size_t)i * WSE_BOOTREC_BYTES;
+		for (unsigned k = 0; k < WSE_BOOTREC_BYTES; k++)
+			if (e[k] != 0xFF) {
+				after = i + 1;
+				break;
+			}
+		if (wse_bootrec_decode(e, WSE_BOOTREC_BYTES, &r) == 0) {
+			if (!valid || r.seq >= top.seq)
+				top = r;
+			valid++;
+		}
+	}
+	if (best && valid)
+		*best = top;
+	if (next)
+		*next = after;
+	return valid;
+}

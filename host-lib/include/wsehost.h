@@ -226,11 +226,10 @@ WSE_API int wse_stream_out(wse_device *dev, unsigned edge, unsigned row,
  * INVALID_PARAM. Does not wait. */
 WSE_API int wse_console_read(wse_device *dev, char *buf, size_t len);
 
-/* Flash of the board: planned. No device implements the flash opcodes
- * yet (the RTL and wsemu-sim answer NOT_SUPPORTED), so today these calls
- * return WSE_ERROR_NOT_SUPPORTED; the errors below are those of a board
- * with a flash. Errors: NOT_SUPPORTED (no flash), RANGE (past its end),
- * ALIGN (erase not on sectors), IO (the part failed). */
+/* Flash of the board (docs/protocol.md 4.11): wsemu-fast with a flash
+ * carries these out; the RTL and wsemu-sim answer NOT_SUPPORTED. Errors:
+ * NOT_SUPPORTED (no flash), RANGE (past its end), ALIGN (erase not on
+ * 64 KiB sectors), IO (the part failed). */
 WSE_API int wse_flash_read(wse_device *dev, uint32_t off, void *buf,
 			   size_t len);
 WSE_API int wse_flash_erase(wse_device *dev, uint32_t off, uint32_t len);
@@ -241,6 +240,75 @@ WSE_API int wse_flash_verify(wse_device *dev, uint32_t off, uint32_t len,
 			     uint32_t crc);
 /* CRC-32C as the protocol uses it (start with crc = 0). */
 WSE_API uint32_t wse_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/*
+ * Fail-safe firmware update (docs/libwsehost.md, "Firmware update";
+ * docs/firmware-image.md, "Flash layout" and "Boot record"). The flash's
+ * size comes from the DTB's /fpga wsemu,flash-bytes, or, when the DTB has
+ * none, from reading the last byte of each power of two from 64 KiB.
+ */
+#define WSE_FLASH_MAX_PARTS 8
+struct wse_flash_part_info {
+	unsigned type;           /* 1 bitstream, 2 firmware, 3 dtb, ... */
+	char name[16];           /* "bitstream", "firmware", "dtb", "unknown" */
+	uint32_t length, crc, version;
+	char build_id[32];
+};
+struct wse_flash_slot_info {
+	uint32_t offset, size;   /* where the slot is, its bytes */
+	int valid;               /* 1: holds an image wse_image_check accepts */
+	int error;               /* else why not: a WSE_ERROR_ code */
+	char reason[160];        /* and its text */
+	uint32_t length, crc;    /* valid: the image's bytes, CRC-32C */
+	char compatible[64];
+	unsigned nparts;
+	struct wse_flash_part_info parts[WSE_FLASH_MAX_PARTS];
+};
+/* Set size = sizeof(struct wse_flash_slots) before calling. */
+struct wse_flash_slots {
+	size_t size;
+	uint32_t flash_bytes;
+	int records;             /* valid boot records in the log */
+	uint32_t record_seq;     /* the newest one's (records > 0) */
+	int record_slot;         /* the slot it names, -1 without a record */
+	int boot_slot;           /* the slot the board boots: 0 golden,
+				    1 update, -1 none holds a valid image */
+	struct wse_flash_slot_info slot[2]; /* [0] golden, [1] update */
+};
+/* Read the boot record log and both slots. The board boots the newest
+ * valid record's slot when that slot holds a valid image of the record's
+ * length and CRC-32C, else the golden slot when it holds a valid image.
+ * Errors: INVALID_PARAM (NULL, s->size too small), NOT_SUPPORTED (no
+ * flash, or one under 256 KiB), the flash calls' errors. */
+WSE_API int wse_flash_slots(wse_device *dev, struct wse_flash_slots *s);
+
+/* Called by wse_flash_update as it goes: step is "erase", "program",
+ * "verify" or "boot record"; done of total bytes. */
+typedef void (*wse_flash_progress_fn)(void *user, const char *step,
+				      uint64_t done, uint64_t total);
+/* Write image[0..len) into the update slot and make it the one that
+ * boots: check the image against the board's compatible and the slot size
+ * before anything is written, erase and program the update slot (never
+ * the golden slot), verify it with FLASH_VERIFY (the whole image and each
+ * part), then append a boot record naming it, the last write. An update
+ * cut off at any point leaves a flash from which the board boots the
+ * image the last complete record names, or the golden one. progress may
+ * be NULL. err (errlen > 0) gets one line saying what failed.
+ * Errors: INVALID_PARAM (NULL), NOT_SUPPORTED (no flash, a flash under
+ * 256 KiB, or an image for another board), the refusals of
+ * wse_image_check (BAD_MAGIC, VERSION, MALFORMED, TRUNCATED, HEADER_CRC,
+ * ALIGN, RANGE, PAYLOAD_CRC; LENGTH: larger than the slot), VERIFY (the
+ * flash does not hold what was written), the flash calls' errors. */
+WSE_API int wse_flash_update(wse_device *dev, const void *image, size_t len,
+			     wse_flash_progress_fn progress, void *user,
+			     char *err, size_t errlen);
+/* Read the image of a slot (0 golden, 1 update, -1 the one that boots)
+ * into buf[0..cap): returns its length (buf NULL and cap 0: only the
+ * length). Errors: INVALID_PARAM, NOT_FOUND (the slot holds no valid
+ * image, or none boots), OVERFLOW (cap too small), those of
+ * wse_flash_slots. */
+WSE_API int wse_flash_read_image(wse_device *dev, int slot, void *buf,
+				 size_t cap);
 
 /*
  * Asynchronous transfers.

@@ -144,6 +144,11 @@ static void cleanup(struct wse_transport *t)
 	t->fd = -1;
 	reap(t);
 	if (t->dir[0]) {
+		/* and wsemu-fast's flash file when it was left at its default,
+		 * the socket's path + ".flash" (docs/wsemu-fast.md, "Flash") */
+		char flash[sizeof(t->path) + 8];
+		snprintf(flash, sizeof(flash), "%s.flash", t->path);
+		unlink(flash);
 		unlink(t->path);
 		rmdir(t->dir);
 	}

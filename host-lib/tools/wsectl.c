@@ -8,6 +8,7 @@
  *            run ELF [--tiles all|X,Y[:X,Y...]] [--timeout MS]
  *            perf [--svg FILE]
  *            selftest
+ *            flash IMAGE | flash --read-back FILE
  *
  * Exit status: 0 success, 1 failure (a test or a tile failed), 2 usage,
  * 3 device error.
@@ -88,6 +89,96 @@ static int parse_tiles(const char *s, uint8_t *sel)
 
 /* ---- commands ----------------------------------------------------------- */
 
+/* ---- flash -------------------------------------------------------------- */
+
+static const char *const slot_name[2] = {"golden", "update"};
+
+static void print_slot(const struct wse_flash_slots *s, int i)
+{
+	const struct wse_flash_slot_info *si = &s->slot[i];
+	printf("slot %s:  0x%08x, %u bytes: ", slot_name[i], si->offset, si->size);
+	if (!si->valid) {
+		printf("no valid image: %s\n", si->reason);
+		return;
+	}
+	printf("image for %s, %u bytes, CRC-32C 0x%08x%s\n", si->compatible, si->length,
+	       si->crc, s->boot_slot == i ? ", boots" : "");
+	for (unsigned k = 0; k < si->nparts; k++)
+		printf("  %-10s version %-10u CRC-32C 0x%08x %8u bytes  %s\n", si->parts[k].name,
+		       si->parts[k].version, si->parts[k].crc, si->parts[k].length,
+		       si->parts[k].build_id);
+}
+
+/* The slots of the board's flash, and which one boots. */
+static int flash_info(wse_device *d)
+{
+	struct wse_flash_slots s = {.size = sizeof(s)};
+	int r = wse_flash_slots(d, &s);
+	if (r == WSE_ERROR_NOT_SUPPORTED) {
+		printf("flash:        none\n");
+		return 0;
+	}
+	if (r)
+		return die("flash", r);
+	printf("flash:        %u bytes, ", s.flash_bytes);
+	if (s.records)
+		printf("boot record %u names the %s slot\n", s.record_seq,
+		       slot_name[s.record_slot]);
+	else
+		printf("no boot record\n");
+	for (int i = 0; i < 2; i++)
+		print_slot(&s, i);
+	if (s.boot_slot < 0)
+		printf("boots:        nothing (no slot holds a valid image)\n");
+	else
+		printf("boots:        %s slot, %u bytes, CRC-32C 0x%08x\n", slot_name[s.boot_slot],
+		       s.slot[s.boot_slot].length, s.slot[s.boot_slot].crc);
+	return 0;
+}
+
+static void flash_progress(void *user, const char *step, uint64_t done, uint64_t total)
+{
+	(void)user;
+	if (done == total)
+		fprintf(stderr, "wsectl: flash: %s: %llu bytes\n", step, (unsigned long long)total);
+}
+
+static int cmd_flash(wse_device *d, const char *image, const char *read_back)
+{
+	int r;
+	if (read_back) {
+		int n = wse_flash_read_image(d, -1, NULL, 0);
+		if (n < 0)
+			return die("flash --read-back", n);
+		uint8_t *buf = malloc((size_t)n);
+		if (!buf)
+			return die("flash --read-back", WSE_ERROR_NO_MEM);
+		r = wse_flash_read_image(d, -1, buf, (size_t)n);
+		FILE *f = r == n ? fopen(read_back, "wb") : NULL;
+		if (r != n || !f || fwrite(buf, 1, (size_t)n, f) != (size_t)n || fclose(f)) {
+			free(buf);
+			return r < 0 ? die("flash --read-back", r) : die(read_back, WSE_ERROR_IO);
+		}
+		free(buf);
+		fprintf(stderr, "wsectl: flash: %d bytes of the booting image written to %s\n", n,
+			read_back);
+		return 0;
+	}
+	size_t len;
+	uint8_t *img = read_file(image, &len);
+	if (!img)
+		return 3;
+	char err[256];
+	r = wse_flash_update(d, img, len, flash_progress, NULL, err, sizeof(err));
+	free(img);
+	if (r) {
+		fprintf(stderr, "wsectl: flash %s: %s (%s)\n", image, err, wse_error_name(r));
+		return 3;
+	}
+	fprintf(stderr, "wsectl: flash: %s written to the update slot, which boots\n", image);
+	return 0;
+}
+
 static int cmd_info(wse_device *d)
 {
 	(void)d;
@@ -102,7 +193,7 @@ static int cmd_info(wse_device *d)
 	printf("link:         %s, %u bits, %u bytes/cycle, latency %u cycles\n",
 	       info.link_compatible, info.link_width_bits, info.link_bytes_per_cycle,
 	       info.link_latency_cycles);
-	return 0;
+	return flash_info(d);
 }
 
 static void drain_console(wse_device *d)
@@ -655,12 +746,13 @@ static void usage(void)
 		"usage: wsectl [-d URI] [trace FILE.fst] COMMAND [+ COMMAND]...\n"
 		"  COMMAND: info | run ELF [--tiles all|X,Y[:X,Y...]] [--timeout MS]\n"
 		"           | perf [--svg FILE] | selftest\n"
+		"           | flash IMAGE | flash --read-back FILE\n"
 		"  URI default sim:board=sim-4x4 (or $WSE_DEVICE)\n");
 	exit(2);
 }
 
 struct command {
-	const char *name, *elf, *tiles, *svg;
+	const char *name, *elf, *tiles, *svg, *image, *read_back;
 	int timeout_ms;
 };
 
@@ -692,6 +784,14 @@ static int parse_command(char **argv, int i, int n, struct command *c)
 			else
 				usage();
 		}
+	} else if (!strcmp(c->name, "flash")) {
+		if (i + 2 == n && !strcmp(argv[i], "--read-back"))
+			c->read_back = argv[i + 1];
+		else if (i + 1 == n && argv[i][0] != '-')
+			c->image = argv[i];
+		else
+			usage();
+		i = n;
 	} else if (strcmp(c->name, "info") && strcmp(c->name, "selftest")) {
 		usage();
 	} else if (i != n) {
@@ -789,6 +889,8 @@ int main(int argc, char **argv)
 			cr = cmd_run(d, c->elf, c->tiles, c->timeout_ms);
 		else if (!strcmp(c->name, "perf"))
 			cr = cmd_perf(d, c->svg);
+		else if (!strcmp(c->name, "flash"))
+			cr = cmd_flash(d, c->image, c->read_back);
 		else
 			cr = cmd_selftest(d);
 		if (cr > rc)

@@ -5,7 +5,8 @@
  * DTB with a header naming the board, each part with its own CRC-32C. A
  * builder writes images into a caller's buffer; wse_image_check() checks
  * every byte of one before it goes to the flash. Pure functions over byte
- * buffers: no I/O, no allocation. Also the flash layout the images go into.
+ * buffers: no I/O, no allocation. Also the flash layout the images go into
+ * and the boot record that names the slot a board boots.
  *
  * The functions return 0 (or a size) or one of the wse_error.h codes; each
  * lists its own. Those taking err/errlen write one line naming the problem
@@ -195,6 +196,58 @@ struct wse_flash_layout {
  *                            under 256 KiB */
 WSE_INTERNAL int wse_flash_layout(uint32_t flash_bytes,
 				  struct wse_flash_layout *l);
+
+/* ---- Boot record (docs/firmware-image.md, "Boot record") -------------- */
+/* The boot-pointer sector's upper half is a log of 64-byte records, each
+ * naming the slot to boot; an update appends one to the first erased
+ * entry (erasing the sector first when none is left), and the valid record
+ * with the highest sequence number wins. A torn record fails its CRC and
+ * the one before it stays in force. */
+#define WSE_BOOTREC_MAGIC 0x42455357u   /* bytes "WSEB" */
+#define WSE_BOOTREC_BYTES 64u
+#define WSE_BOOTREC_LOG_OFFSET 0x8000u  /* from the boot-pointer sector */
+#define WSE_BOOTREC_LOG_BYTES 0x8000u   /* 512 records */
+#define WSE_BOOTREC_OFF_MAGIC 0         /* u32 */
+#define WSE_BOOTREC_OFF_SEQ 4           /* u32: 1 and up, +1 per record */
+#define WSE_BOOTREC_OFF_SLOT 8          /* u32: enum wse_flash_slot */
+#define WSE_BOOTREC_OFF_SLOT_OFFSET 12  /* u32: the slot's flash offset */
+#define WSE_BOOTREC_OFF_LENGTH 16       /* u32: the image's total_bytes */
+#define WSE_BOOTREC_OFF_IMAGE_CRC 20    /* u32: CRC-32C of the image */
+#define WSE_BOOTREC_OFF_RSVD 24         /* 9 x u32: 0 */
+#define WSE_BOOTREC_OFF_CRC 60          /* u32: CRC-32C of [0,60) */
+
+enum wse_flash_slot { WSE_FLASH_SLOT_GOLDEN = 0, WSE_FLASH_SLOT_UPDATE = 1 };
+
+struct wse_bootrec {
+	uint32_t seq, slot, slot_offset, length, image_crc;
+};
+
+/* Write the record into out[0..64). Returns 64, or
+ *   WSE_ERROR_INVALID_PARAM  r or out NULL, seq 0, slot not 0 or 1,
+ *                            length 0
+ *   WSE_ERROR_OVERFLOW       cap under 64 */
+WSE_INTERNAL int wse_bootrec_encode(const struct wse_bootrec *r, uint8_t *out,
+				    size_t cap);
+
+/* Read one record from buf[0..len). Returns 0, or, checked in this order,
+ *   WSE_ERROR_INVALID_PARAM  buf or r NULL
+ *   WSE_ERROR_TRUNCATED      len under 64
+ *   WSE_ERROR_BAD_MAGIC      no "WSEB" (an erased entry included)
+ *   WSE_ERROR_HEADER_CRC     the record's CRC-32C does not match
+ *   WSE_ERROR_MALFORMED      seq 0, slot not 0 or 1, length 0, a
+ *                            reserved word not 0 */
+WSE_INTERNAL int wse_bootrec_decode(const void *buf, size_t len,
+				    struct wse_bootrec *r);
+
+/* Scan the record log log[0..len) (len a multiple of 64; the rest is
+ * ignored). *best gets the valid record with the highest sequence number
+ * (the later entry on a tie), *next the index of the entry after the last
+ * one that is not erased (all 0xFF): where the next record goes, equal to
+ * len / 64 when the log is full. Either may be NULL. Returns the count of
+ * valid records (0: no record, *best untouched), or
+ *   WSE_ERROR_INVALID_PARAM  log NULL */
+WSE_INTERNAL int wse_bootrec_scan(const void *log, size_t len,
+				  struct wse_bootrec *best, uint32_t *next);
 
 #ifdef __cplusplus
 }

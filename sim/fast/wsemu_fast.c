@@ -6,7 +6,8 @@
  * work on either. docs/wsemu-fast.md, "The device server".
  *
  *   wsemu-fast --board NAME --socket PATH [--dtb FILE] [--max-cycles N]
- *              [--quantum N] [--quiet]
+ *              [--quantum N] [--quiet] [--flash-bytes N] [--flash-file PATH]
+ *              [--flash-kill-after N]
  *
  * Options are also taken from $WSEMU_FAST_OPTS (before the command
  * line's). The board's DTB configures the model (wse_board_parse(), the
@@ -37,6 +38,7 @@
 
 #include "wsemu/wse_board.h"
 #include "wsemu/wse_codec.h"
+#include "wsemu/wse_image.h"
 #include "wsf_host.h"
 
 #ifndef WSF_BOARDS_DIR
@@ -56,6 +58,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: wsemu-fast --board NAME --socket PATH [--dtb FILE] "
 			"[--max-cycles N] [--quantum N] [--quiet]\n"
+			"       [--flash-bytes N] [--flash-file PATH] [--flash-kill-after N]\n"
 			"  options also from $WSEMU_FAST_OPTS\n");
 	exit(3);
 }
@@ -153,6 +156,33 @@ static double wall_seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The flash's file: created erased (0xFF) when missing or empty, else
+ * kept as it is, the flash a restarted server finds. */
+static int open_flash(const char *path, uint32_t bytes, struct wsf_host *h, uint64_t kill_after)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		fprintf(stderr, "wsemu-fast: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (st.st_size == 0) {
+		static uint8_t ff[65536];
+		memset(ff, 0xFF, sizeof ff);
+		for (uint32_t done = 0; done < bytes; done += sizeof ff)
+			if (pwrite(fd, ff, sizeof ff, done) != (ssize_t)sizeof ff) {
+				fprintf(stderr, "wsemu-fast: %s: %s\n", path, strerror(errno));
+				return -1;
+			}
+	} else if (st.st_size != (off_t)bytes) {
+		fprintf(stderr, "wsemu-fast: %s holds %lld bytes, not the flash's %u\n", path,
+			(long long)st.st_size, bytes);
+		return -1;
+	}
+	wsf_host_set_flash(h, fd, bytes, kill_after);
+	return 0;
+}
+
 /* Split $WSEMU_FAST_OPTS at white space, then append argv. */
 static char **gather_args(int argc, char **argv, int *nargs)
 {
@@ -179,6 +209,8 @@ int main(int argc, char **argv)
 	uint64_t max_cycles = 0;
 	unsigned long quantum = 0;
 	bool quiet = false;
+	const char *flash_path = NULL;
+	unsigned long long flash_opt = 0, flash_kill = UINT64_MAX;
 	int nargs;
 	char **args = gather_args(argc, argv, &nargs);
 	for (int i = 0; i < nargs; i++) {
@@ -202,6 +234,25 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--quiet"))
 			quiet = true;
+		else if (!strcmp(a, "--flash-bytes")) {
+			char *end;
+			flash_opt = strtoull(args[++i], &end, 0);
+			if (*end || flash_opt < WSE_FLASH_SECTOR_BYTES || flash_opt > (1u << 30) ||
+			    (flash_opt & (flash_opt - 1))) {
+				fprintf(stderr, "wsemu-fast: --flash-bytes must be a power of two "
+						"from 65536 to 2^30\n");
+				return 3;
+			}
+		} else if (!strcmp(a, "--flash-file"))
+			flash_path = args[++i];
+		else if (!strcmp(a, "--flash-kill-after")) {
+			char *end;
+			flash_kill = strtoull(args[++i], &end, 0);
+			if (*end) {
+				fprintf(stderr, "wsemu-fast: --flash-kill-after takes a byte count\n");
+				return 3;
+			}
+		}
 		else if (!strcmp(a, "--trace") || !strcmp(a, "--fault") ||
 			 !strcmp(a, "--link-bytes-per-cycle") || !strcmp(a, "--link-stall")) {
 			fprintf(stderr, "wsemu-fast: %s is an option of the RTL model (wsemu-sim); the "
@@ -244,6 +295,13 @@ int main(int argc, char **argv)
 	if (r < 0) {
 		fprintf(stderr, "wsemu-fast: %s: cannot build the model: %s\n", board, err_text(r));
 		return 3;
+	}
+	uint32_t flash_bytes = flash_opt ? (uint32_t)flash_opt : bd.flash_bytes;
+	if (flash_bytes) {
+		char fpath[4096];
+		snprintf(fpath, sizeof fpath, "%s.flash", sock);
+		if (open_flash(flash_path ? flash_path : fpath, flash_bytes, h, flash_kill) < 0)
+			return 3;
 	}
 	if (getppid() == 1 && !getenv("WSEMU_SIM_DAEMON"))
 		return 1; /* the parent went before PDEATHSIG was armed */

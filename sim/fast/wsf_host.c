@@ -4,10 +4,14 @@
  * protocol's device side over the board model, as rtl/host_if/hif_exec.sv
  * and hif_evt.sv do it over the RTL mesh (docs/host-if.md).
  */
+#define _GNU_SOURCE
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wsemu/wse_codec.h"
+#include "wsemu/wse_image.h"
 #include "wsemu/wse_regs.h"
 #include "wsf_host.h"
 
@@ -79,6 +83,9 @@ struct wsf_host {
 	uint8_t *tx;
 	size_t tx_len, tx_cap;
 	uint8_t *scratch;           /* event payloads */
+	int flash_fd;               /* the flash's file, -1: no flash */
+	uint32_t flash_bytes;
+	uint64_t flash_budget;      /* bytes written before the power cut */
 };
 
 static void wsf_count(uint32_t *c, uint64_t n)
@@ -117,9 +124,8 @@ static int wsf_send(struct wsf_host *h, uint8_t op, uint8_t flags, uint32_t tag,
 static int wsf_answer(struct wsf_host *h, uint8_t op, uint32_t tag, uint16_t status,
 		      const uint8_t *pl, uint32_t len)
 {
-	return wsf_send(h, op, WSE_FLAG_RESPONSE, tag, status, status == WSE_ST_OK ||
-			status == WSE_ST_VERSION ? pl : NULL,
-			status == WSE_ST_OK || status == WSE_ST_VERSION ? len : 0);
+	bool with = status == WSE_ST_OK || status == WSE_ST_VERSION || status == WSE_ST_VERIFY;
+	return wsf_send(h, op, WSE_FLAG_RESPONSE, tag, status, with ? pl : NULL, with ? len : 0);
 }
 
 /* ---- The management map (docs/register-map.md) -------------------------------- */
@@ -333,6 +339,76 @@ static void wsf_stream_in(struct wsf_host *h, struct wsf_req *q)
 
 /* Start the oldest request: check it, do its effects, and set when its
  * answer is due. */
+/* ---- The flash (docs/wsemu-fast.md, "Flash") ----------------------------------- */
+
+/* Write n bytes at off into the flash's file, as they reach the part: a
+ * power cut (the budget spent) leaves the bytes before it written. */
+static bool wsf_flash_write(struct wsf_host *h, uint32_t off, const uint8_t *b, uint32_t n)
+{
+	bool cut = h->flash_budget < n;
+	uint32_t k = cut ? (uint32_t)h->flash_budget : n;
+	if (k && pwrite(h->flash_fd, b, k, off) != (ssize_t)k)
+		return false;
+	h->flash_budget -= k;
+	if (cut)
+		kill(getpid(), SIGKILL);
+	return true;
+}
+
+/* The CRC-32C of [off, off+len), or false when the file cannot be read. */
+static bool wsf_flash_crc(struct wsf_host *h, uint32_t off, uint32_t len, uint32_t *crc)
+{
+	*crc = 0;
+	for (uint32_t done = 0; done < len;) {
+		uint32_t n = len - done < WSF_MAX_PAYLOAD ? len - done : WSF_MAX_PAYLOAD;
+		if (pread(h->flash_fd, h->scratch, n, off + done) != (ssize_t)n)
+			return false;
+		*crc = wse_crc32c_update(*crc, h->scratch, n);
+		done += n;
+	}
+	return true;
+}
+
+static uint16_t wsf_flash(struct wsf_host *h, struct wsf_req *q)
+{
+	struct wse_wire_flash f;
+	if (h->flash_fd < 0)
+		return WSE_ST_NOT_SUPPORTED;
+	wse_flash_decode(q->pl, q->len, q->op, &f);
+	if ((uint64_t)f.offset + f.len > h->flash_bytes)
+		return WSE_ST_RANGE;
+	uint32_t crc;
+	switch (q->op) {
+	case WSE_OP_FLASH_READ:
+		if (f.len > WSE_PROTO_MAX_PAYLOAD)
+			return WSE_ST_LENGTH;
+		if (pread(h->flash_fd, q->resp, f.len, f.offset) != (ssize_t)f.len)
+			return WSE_ST_FLASH;
+		q->resp_len = f.len;
+		return WSE_ST_OK;
+	case WSE_OP_FLASH_ERASE:
+		if (f.offset % WSE_FLASH_SECTOR_BYTES || f.len % WSE_FLASH_SECTOR_BYTES)
+			return WSE_ST_ALIGN;
+		memset(h->scratch, 0xFF, WSF_MAX_PAYLOAD);
+		for (uint32_t done = 0; done < f.len; done += WSF_MAX_PAYLOAD)
+			if (!wsf_flash_write(h, f.offset + done, h->scratch, WSF_MAX_PAYLOAD))
+				return WSE_ST_FLASH;
+		return WSE_ST_OK;
+	case WSE_OP_FLASH_PROGRAM: /* NOR: bits only go from 1 to 0 */
+		if (pread(h->flash_fd, h->scratch, f.len, f.offset) != (ssize_t)f.len)
+			return WSE_ST_FLASH;
+		for (uint32_t i = 0; i < f.len; i++)
+			h->scratch[i] &= f.data[i];
+		return wsf_flash_write(h, f.offset, h->scratch, f.len) ? WSE_ST_OK : WSE_ST_FLASH;
+	default: /* FLASH_VERIFY */
+		if (!wsf_flash_crc(h, f.offset, f.len, &crc))
+			return WSE_ST_FLASH;
+		wse_put_le32(q->resp, crc);
+		q->resp_len = 4;
+		return crc == f.crc ? WSE_ST_OK : WSE_ST_VERIFY;
+	}
+}
+
 static void wsf_start(struct wsf_host *h, struct wsf_req *q)
 {
 	uint64_t now;
@@ -410,8 +486,8 @@ static void wsf_start(struct wsf_host *h, struct wsf_req *q)
 		q->resp_len = k < 0 ? 0 : (uint32_t)k;
 		break;
 	}
-	default: /* flash: no flash on a simulated board */
-		q->status = WSE_ST_NOT_SUPPORTED;
+	default: /* flash */
+		q->status = wsf_flash(h, q);
 		break;
 	}
 }
@@ -725,6 +801,13 @@ struct wse_fast_board *wsf_host_board(struct wsf_host *h)
 	return h->b;
 }
 
+void wsf_host_set_flash(struct wsf_host *h, int fd, uint32_t bytes, uint64_t cut_after)
+{
+	h->flash_fd = fd;
+	h->flash_bytes = bytes;
+	h->flash_budget = cut_after;
+}
+
 /* ---- Life ------------------------------------------------------------------------------ */
 
 int wsf_host_create(const struct wse_board *bd, uint32_t quantum, const uint8_t *dtb,
@@ -745,6 +828,7 @@ int wsf_host_create(const struct wse_board *bd, uint32_t quantum, const uint8_t 
 	h->bd = *bd;
 	h->tiles = bd->columns * bd->rows;
 	h->quiet = true;
+	h->flash_fd = -1;
 	strncpy(h->build_id, build_id, sizeof h->build_id - 1);
 	int r = wse_fast_board_create(&cfg, &h->b);
 	if (r < 0)

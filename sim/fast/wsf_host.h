@@ -41,6 +41,15 @@ struct wsf_host;
 int wsf_host_create(const struct wse_board *bd, uint32_t quantum, const uint8_t *dtb,
 		    size_t dtb_len, const char *build_id, struct wsf_host **out);
 
+/* Give the board a flash of bytes bytes (a multiple of 64 KiB, the erase
+ * sector) held in the file fd (bytes long; the caller's, left open):
+ * FLASH_READ, ERASE, PROGRAM and VERIFY (docs/protocol.md 4.11) read and
+ * write it as they execute, each write with pwrite() as it happens. After
+ * cut_after bytes written (erased or programmed; UINT64_MAX: never) the
+ * process kills itself with SIGKILL in the middle of the write, as a
+ * power cut would. Without a flash the flash requests are NOT_SUPPORTED. */
+void wsf_host_set_flash(struct wsf_host *h, int fd, uint32_t bytes, uint64_t cut_after);
+
 /* Free it and its board; NULL is ignored. */
 void wsf_host_destroy(struct wsf_host *h);
 

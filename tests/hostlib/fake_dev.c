@@ -35,7 +35,10 @@ struct fake_dev {
 	uint32_t *ctrl;   /* ntiles */
 	uint32_t *route;  /* ntiles * 32 */
 	uint32_t *csr;    /* ntiles * NCSR */
-	uint8_t flash[FAKE_FLASH_BYTES];
+	uint8_t *flash;
+	uint32_t flash_bytes, flash_sector;
+	long long flash_cut;   /* bytes still written before the cut, -1 none */
+	long long flash_stuck; /* a byte whose bit 0 programs cannot clear */
 	uint64_t *q[NPORTS];
 	size_t qlen[NPORTS], qcap[NPORTS];
 	uint64_t credits[NPORTS];
@@ -96,7 +99,8 @@ struct fake_dev *fake_dev_new(const char *dtb_path)
 	if (!f->mem || !f->ctrl || !f->route || !f->csr || !f->tx || !f->resp)
 		goto fail;
 	reset_model(f);
-	memset(f->flash, 0xFF, sizeof(f->flash));
+	if (fake_dev_set_flash(f, FAKE_FLASH_BYTES, FAKE_FLASH_SECTOR))
+		goto fail;
 	f->lfd = f->cfd = -1;
 	return f;
 fail:
@@ -104,6 +108,44 @@ fail:
 		fclose(fp);
 	fake_dev_free(f);
 	return NULL;
+}
+
+int fake_dev_set_flash(struct fake_dev *f, uint32_t bytes, uint32_t sector)
+{
+	uint8_t *fl = malloc(bytes);
+	if (!fl)
+		return -1;
+	memset(fl, 0xFF, bytes);
+	free(f->flash);
+	f->flash = fl;
+	f->flash_bytes = bytes;
+	f->flash_sector = sector;
+	f->flash_cut = f->flash_stuck = -1;
+	return 0;
+}
+
+void fake_dev_flash_faults(struct fake_dev *f, long long cut_after, long long stuck)
+{
+	f->flash_cut = cut_after;
+	f->flash_stuck = stuck;
+}
+
+int fake_test_paths(char dir[64], char sock[128], char dtb[512])
+{
+	const char *b = getenv("WSE_TEST_BOARDS");
+	snprintf(dtb, 512, "%s/sim-4x4/sim-4x4.dtb", b ? b : "build/boards");
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, 64, "%s/wsetest-XXXXXX", t && strlen(t) < 30 ? t : "/tmp");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(sock, 128, "%s/dev.sock", dir);
+	return 0;
+}
+
+uint8_t *fake_dev_flash(struct fake_dev *f, size_t *len)
+{
+	*len = f->flash_bytes;
+	return f->flash;
 }
 
 void fake_dev_free(struct fake_dev *f)
@@ -117,6 +159,7 @@ void fake_dev_free(struct fake_dev *f)
 	free(f->csr);
 	free(f->tx);
 	free(f->resp);
+	free(f->flash);
 	for (unsigned p = 0; p < NPORTS; p++)
 		free(f->q[p]);
 	free(f);
@@ -429,26 +472,35 @@ static int do_request(struct fake_dev *f, const struct wse_pkt *p,
 	case WSE_OP_FLASH_VERIFY: {
 		struct wse_wire_flash fl;
 		wse_flash_decode(pl, len, p->opcode, &fl);
-		if ((uint64_t)fl.offset + fl.len > FAKE_FLASH_BYTES)
+		if ((uint64_t)fl.offset + fl.len > f->flash_bytes)
 			return WSE_ST_RANGE;
 		if (p->opcode == WSE_OP_FLASH_READ) {
 			if (fl.len > WSE_PROTO_MAX_PAYLOAD)
 				return WSE_ST_LENGTH;
 			memcpy(f->resp, f->flash + fl.offset, fl.len);
 			*rlen = fl.len;
-		} else if (p->opcode == WSE_OP_FLASH_ERASE) {
-			if ((fl.offset | fl.len) % FAKE_FLASH_SECTOR)
-				return WSE_ST_ALIGN;
-			memset(f->flash + fl.offset, 0xFF, fl.len);
-		} else if (p->opcode == WSE_OP_FLASH_PROGRAM) {
-			for (uint32_t i = 0; i < fl.len; i++)
-				f->flash[fl.offset + i] &= fl.data[i];
-		} else {
+			return WSE_ST_OK;
+		}
+		if (p->opcode == WSE_OP_FLASH_VERIFY) {
 			uint32_t crc = wse_crc32c_update(0, f->flash + fl.offset,
 						       fl.len);
 			wse_put_le32(f->resp, crc);
 			*rlen = 4;
 			return crc == fl.crc ? WSE_ST_OK : WSE_ST_VERIFY;
+		}
+		if (p->opcode == WSE_OP_FLASH_ERASE &&
+		    (fl.offset | fl.len) % f->flash_sector)
+			return WSE_ST_ALIGN;
+		for (uint32_t i = 0; i < fl.len; i++) {
+			if (f->flash_cut >= 0 && f->flash_cut-- == 0) {
+				f->mode = FAKE_HANG_UP; /* the power cut */
+				return WSE_ST_OK;
+			}
+			uint8_t *b = f->flash + fl.offset + i;
+			if (p->opcode == WSE_OP_FLASH_ERASE)
+				*b = 0xFF;
+			else
+				*b &= fl.data[i] | (fl.offset + i == f->flash_stuck);
 		}
 		return WSE_ST_OK;
 	}

@@ -46,6 +46,20 @@ unsigned long fake_dev_requests(struct fake_dev *f);
  * the fake-wsemu-sim program); returns when the peer hangs up. */
 int fake_dev_serve_fd(struct fake_dev *f, int fd);
 struct fake_dev *fake_dev_new(const char *dtb_path);
+/* A new flash of bytes bytes, erased, with erase sectors of sector bytes
+ * (a device starts with FAKE_FLASH_BYTES, FAKE_FLASH_SECTOR); 0 or -1. */
+int fake_dev_set_flash(struct fake_dev *f, uint32_t bytes, uint32_t sector);
+/* Flash faults, -1 for none: after cut_after more bytes written (erased or
+ * programmed) the device stops writing and hangs up without answering,
+ * the mode becoming FAKE_HANG_UP (a power cut mid-request); programs
+ * cannot clear bit 0 of the byte at offset stuck. */
+void fake_dev_flash_faults(struct fake_dev *f, long long cut_after, long long stuck);
+/* A test's paths: a new temporary directory dir ($TMPDIR or /tmp), its
+ * socket dir/dev.sock, and sim-4x4's DTB under $WSE_TEST_BOARDS (default
+ * build/boards). Returns 0, or -1 when the directory cannot be made. */
+int fake_test_paths(char dir[64], char sock[128], char dtb[512]);
+/* The flash's bytes, to look at or prepare between connections. */
+uint8_t *fake_dev_flash(struct fake_dev *f, size_t *len);
 void fake_dev_free(struct fake_dev *f);
 
 #endif

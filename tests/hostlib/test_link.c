@@ -469,13 +469,8 @@ static void test_spawn(void **state)
 
 int main(void)
 {
-	const char *b = getenv("WSE_TEST_BOARDS");
-	snprintf(dtb, sizeof(dtb), "%s/sim-4x4/sim-4x4.dtb", b ? b : "build/boards");
-	const char *t = getenv("TMPDIR");
-	snprintf(dir, sizeof(dir), "%s/wsetest-XXXXXX", t && strlen(t) < 30 ? t : "/tmp");
-	if (!mkdtemp(dir))
+	if (fake_test_paths(dir, sock, dtb))
 		return 1;
-	snprintf(sock, sizeof(sock), "%s/dev.sock", dir);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_info, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory, setup, teardown),

@@ -3,7 +3,9 @@
  * test_image: the firmware image container (wsemu/wse_image.h). Round
  * trip; every refusal of wse_image_check() on a crafted image with its
  * error text; every single-byte corruption and every truncation of a small
- * image refused; the builder's refusals; the flash layouts.
+ * image refused; the builder's refusals; the flash layouts; the boot
+ * record: round trip, every truncation and byte change, torn writes in
+ * the log.
  *   test_image                     run the tests
  *   test_image --write-corpus DIR  write seed images for fuzz_image
  */
@@ -397,6 +399,114 @@ static void test_flash_layout(void **state)
 	assert_int_equal(wse_flash_layout(0x1000000, NULL), WSE_ERROR_INVALID_PARAM);
 }
 
+/* ---- Boot record ---- */
+
+static const struct wse_bootrec rec1 = {
+	.seq = 5, .slot = WSE_FLASH_SLOT_UPDATE, .slot_offset = 0x800000,
+	.length = 0x1200, .image_crc = 0x12345678};
+
+static void test_bootrec_round_trip(void **state)
+{
+	(void)state;
+	uint8_t b[WSE_BOOTREC_BYTES];
+	struct wse_bootrec r;
+	assert_int_equal(wse_bootrec_encode(&rec1, b, sizeof(b)), 64);
+	assert_memory_equal(b, "WSEB", 4);
+	assert_int_equal(wse_bootrec_decode(b, sizeof(b), &r), 0);
+	assert_memory_equal(&r, &rec1, sizeof(r));
+	struct wse_bootrec bad = rec1;
+	assert_int_equal(wse_bootrec_encode(&rec1, b, 63), WSE_ERROR_OVERFLOW);
+	bad.seq = 0;
+	assert_int_equal(wse_bootrec_encode(&bad, b, 64), WSE_ERROR_INVALID_PARAM);
+	bad = rec1;
+	bad.slot = 2;
+	assert_int_equal(wse_bootrec_encode(&bad, b, 64), WSE_ERROR_INVALID_PARAM);
+	bad = rec1;
+	bad.length = 0;
+	assert_int_equal(wse_bootrec_encode(&bad, b, 64), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_bootrec_encode(NULL, b, 64), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_bootrec_decode(NULL, 64, &r), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_bootrec_scan(NULL, 64, &r, NULL), WSE_ERROR_INVALID_PARAM);
+}
+
+/* Every truncation, and every change of every byte (four per byte),
+ * refused; a record with its CRC made right still refuses a bad field. */
+static void test_bootrec_corruption(void **state)
+{
+	(void)state;
+	uint8_t b[WSE_BOOTREC_BYTES], c[WSE_BOOTREC_BYTES];
+	struct wse_bootrec r;
+	wse_bootrec_encode(&rec1, b, sizeof(b));
+	for (size_t n = 0; n < sizeof(b); n++)
+		assert_int_equal(wse_bootrec_decode(b, n, &r), WSE_ERROR_TRUNCATED);
+	static const uint8_t x[] = {0x01, 0x80, 0xff, 0x5a};
+	for (size_t i = 0; i < sizeof(b); i++)
+		for (size_t k = 0; k < sizeof(x); k++) {
+			memcpy(c, b, sizeof(c));
+			c[i] ^= x[k];
+			int e = wse_bootrec_decode(c, sizeof(c), &r);
+			assert_int_equal(e, i < 4 ? WSE_ERROR_BAD_MAGIC : WSE_ERROR_HEADER_CRC);
+		}
+	static const struct { unsigned off; uint32_t v; } f[] = {
+		{WSE_BOOTREC_OFF_SEQ, 0}, {WSE_BOOTREC_OFF_SLOT, 2},
+		{WSE_BOOTREC_OFF_LENGTH, 0}, {WSE_BOOTREC_OFF_RSVD, 1},
+		{WSE_BOOTREC_OFF_CRC - 4, 0x100}};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		memcpy(c, b, sizeof(c));
+		wse_put_le32(c + f[i].off, f[i].v);
+		wse_put_le32(c + WSE_BOOTREC_OFF_CRC,
+			     wse_crc32c_update(0, c, WSE_BOOTREC_OFF_CRC));
+		assert_int_equal(wse_bootrec_decode(c, sizeof(c), &r), WSE_ERROR_MALFORMED);
+	}
+	memset(c, 0xff, sizeof(c));
+	assert_int_equal(wse_bootrec_decode(c, sizeof(c), &r), WSE_ERROR_BAD_MAGIC);
+}
+
+/* The log: empty, one record, a newer one, and every torn write of the
+ * newer one (each prefix programmed over the erased entry) leaving the
+ * older in force, with the next free entry after the torn one. */
+static void test_bootrec_scan(void **state)
+{
+	(void)state;
+	static uint8_t log[WSE_BOOTREC_LOG_BYTES];
+	struct wse_bootrec r = {0}, r2 = rec1;
+	uint32_t next = 99;
+	memset(log, 0xff, sizeof(log));
+	assert_int_equal(wse_bootrec_scan(log, sizeof(log), &r, &next), 0);
+	assert_int_equal(next, 0);
+	assert_int_equal(r.seq, 0);
+	wse_bootrec_encode(&rec1, log, 64);
+	assert_int_equal(wse_bootrec_scan(log, sizeof(log), &r, &next), 1);
+	assert_int_equal(next, 1);
+	assert_memory_equal(&r, &rec1, sizeof(r));
+	r2.seq = rec1.seq + 1;
+	r2.slot = WSE_FLASH_SLOT_GOLDEN;
+	r2.slot_offset = 0x10000;
+	uint8_t nb[WSE_BOOTREC_BYTES];
+	wse_bootrec_encode(&r2, nb, sizeof(nb));
+	for (size_t n = 0; n < sizeof(nb); n++) {
+		memset(log + 64, 0xff, 64);
+		memcpy(log + 64, nb, n);
+		assert_int_equal(wse_bootrec_scan(log, sizeof(log), &r, &next), 1);
+		assert_memory_equal(&r, &rec1, sizeof(r));
+		/* an untouched prefix of 0xff bytes leaves the entry erased */
+		int erased = 1;
+		for (size_t k = 0; k < 64; k++)
+			erased &= log[64 + k] == 0xff;
+		assert_int_equal(next, erased ? 1 : 2);
+	}
+	memcpy(log + 64, nb, sizeof(nb));
+	assert_int_equal(wse_bootrec_scan(log, sizeof(log), &r, &next), 2);
+	assert_memory_equal(&r, &r2, sizeof(r));
+	assert_int_equal(next, 2);
+	/* a lower sequence later in the log does not win; a full log */
+	for (uint32_t i = 2; i < WSE_BOOTREC_LOG_BYTES / 64; i++)
+		wse_bootrec_encode(&rec1, log + i * 64, 64);
+	assert_int_equal(wse_bootrec_scan(log, sizeof(log), &r, &next), 512);
+	assert_memory_equal(&r, &r2, sizeof(r));
+	assert_int_equal(next, 512);
+}
+
 static int write_corpus(const char *dir)
 {
 	uint8_t b[sizeof(img)];
@@ -424,6 +534,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_compatible_mismatch),
 		cmocka_unit_test(test_flash_layout),
+		cmocka_unit_test(test_bootrec_round_trip),
+		cmocka_unit_test(test_bootrec_corruption),
+		cmocka_unit_test(test_bootrec_scan),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
