@@ -297,8 +297,10 @@ static int wse_read_board(struct wse_dev *wd, struct wse_board_info *b)
 	resource_size_t bar_len = pci_resource_len(wd->pdev, 0);
 
 	if (bar_len < WSE_BAR_DTB ||
-	    ioread32(wd->bar + WSE_BAR_MAGIC) != WSE_BAR_MAGIC_VALUE)
+	    ioread32(wd->bar + WSE_BAR_MAGIC) != WSE_BAR_MAGIC_VALUE) {
+		dev_err(&wd->pdev->dev, "no wsemu identification in BAR 0\n");
 		return -ENODEV;
+	}
 	memset(b, 0, sizeof(*b));
 	b->mesh_cols = ioread32(wd->bar + WSE_BAR_MESH_COLS);
 	b->mesh_rows = ioread32(wd->bar + WSE_BAR_MESH_ROWS);

@@ -28,9 +28,16 @@ DRV_TESTS  := $(DRV_DIR)/test_core $(DRV_DIR)/test_core_san
 DRV_UAPI_T := $(DRV_DIR)/uapi_c99 $(DRV_DIR)/uapi_cxx
 DRV_CP     := $(DRV_DIR)/checkpatch/scripts/checkpatch.pl
 DRV_LINUX_SRC := /usr/src/linux-source-6.1.tar.xz
-# The guest loads and unloads the module; its kernel log shows no warning.
-DRV_VM_CMD := insmod /data/wse.ko && grep -q wse /proc/modules && rmmod wse && \
-              ! grep -q wse /proc/modules && ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace'
+# The guest loads the module; binds it, by new_id, to QEMU's edu PCI device,
+# whose BAR 0 has no wsemu identification: the probe fails and undoes
+# every step (the device disabled, its regions free, no /dev/wse*); the
+# module unloads; the kernel log shows no warning.
+DRV_VM_EDU := /sys/bus/pci/devices/0000:00:04.0
+DRV_VM_CMD := insmod /data/wse.ko && grep -q wse /proc/modules && \
+  grep -q 0x11e8 $(DRV_VM_EDU)/device && echo 1234 11e8 > /sys/bus/pci/drivers/wse/new_id && \
+  dmesg | grep -q 'no wsemu identification in BAR 0' && [ ! -e $(DRV_VM_EDU)/driver ] && \
+  [ \$$(cat $(DRV_VM_EDU)/enable) = 0 ] && ! grep -q wse /proc/iomem && ! ls /dev/wse* 2>/dev/null && \
+  rmmod wse && ! grep -q wse /proc/modules && ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace'
 
 # Kbuild of this kernel writes its objects beside the sources: a copy.
 $(DRV_KO): $(DRV_DEPS) | deps
@@ -71,6 +78,7 @@ test-driver: $(DRV_KO) $(DRV_TESTS) $(DRV_UAPI_T) $(DRV_CP) $(VM_GADGET) $(FAST_
 	for t in $(DRV_TESTS) $(DRV_UAPI_T); do $$t || exit 1; done
 	cd $(DRV_DIR)/checkpatch && for f in $(DRV_FILES); do \
 	  perl scripts/checkpatch.pl --strict --no-tree -q -f $(TOP)/$$f || exit 1; done
-	$(VM_RUN) --out $(DRV_DIR)/vm --file $(DRV_KO) -- "$(DRV_VM_CMD)"
+	$(VM_RUN) --out $(DRV_DIR)/vm --file $(DRV_KO) --qemu-opt -device --qemu-opt edu,addr=04.0 -- \
+	  "$(DRV_VM_CMD)"
 
 TEST_STAGES += test-driver
