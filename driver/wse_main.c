@@ -14,6 +14,7 @@
 #include <linux/idr.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
+#include <linux/kref.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -54,6 +55,7 @@ struct wse_dev {
 	spinlock_t lock;	/* the core's ring */
 	wait_queue_head_t wq;
 	atomic_t opened;
+	struct kref ref;	/* probe's, and an open file's */
 };
 
 static DEFINE_IDA(wse_ida);
@@ -147,24 +149,44 @@ static const struct wse_os_ops wse_linux_ops = {
 	.reset_link = wse_os_reset_link,
 };
 
+/* The last reference: the device is removed and no file is open. */
+static void wse_dev_free(struct kref *ref)
+{
+	struct wse_dev *wd = container_of(ref, struct wse_dev, ref);
+
+	wse_core_fini(&wd->core);
+	kvfree(wd->dtb);
+	pci_dev_put(wd->pdev);
+	kfree(wd);
+}
+
 static struct wse_dev *file_to_wse(struct file *f)
 {
 	return container_of(f->private_data, struct wse_dev, misc);
 }
 
-/* One open file at a time: the link's request tags belong to one user. */
+/*
+ * One open file at a time: the link's request tags belong to one user. The
+ * misc core calls open under the lock misc_deregister() takes, so the
+ * device is still registered here; the file's reference keeps it after a
+ * remove until the file is closed.
+ */
 static int wse_open(struct inode *inode, struct file *f)
 {
 	struct wse_dev *wd = file_to_wse(f);
 
 	if (atomic_cmpxchg(&wd->opened, 0, 1))
 		return -EBUSY;
+	kref_get(&wd->ref);
 	return nonseekable_open(inode, f);
 }
 
 static int wse_release(struct inode *inode, struct file *f)
 {
-	atomic_set(&file_to_wse(f)->opened, 0);
+	struct wse_dev *wd = file_to_wse(f);
+
+	atomic_set(&wd->opened, 0);
+	kref_put(&wd->ref, wse_dev_free);
 	return 0;
 }
 
@@ -326,9 +348,10 @@ static int wse_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	wd = kzalloc(sizeof(*wd), GFP_KERNEL);
 	if (!wd)
 		return -ENOMEM;
-	wd->pdev = pdev;
+	wd->pdev = pci_dev_get(pdev);	/* for the log of an open file */
 	spin_lock_init(&wd->lock);
 	init_waitqueue_head(&wd->wq);
+	kref_init(&wd->ref);
 
 	ret = pci_enable_device(pdev);
 	if (ret)
@@ -378,6 +401,7 @@ err_release_regions:
 err_disable_device:
 	pci_disable_device(pdev);
 err_free_wd:
+	pci_dev_put(pdev);
 	kfree(wd);
 	return ret;
 }
@@ -388,12 +412,10 @@ static void wse_remove(struct pci_dev *pdev)
 
 	misc_deregister(&wd->misc);
 	ida_free(&wse_ida, wd->id);
-	wse_core_fini(&wd->core);
-	kvfree(wd->dtb);
 	pci_iounmap(pdev, wd->bar);
 	pci_release_regions(pdev);
 	pci_disable_device(pdev);
-	kfree(wd);
+	kref_put(&wd->ref, wse_dev_free);
 }
 
 static const struct pci_device_id wse_pci_ids[] = {
