@@ -51,6 +51,7 @@ include mk/uart.mk         # the UART link PHY, the ULX3S board files
 include mk/flash.mk        # the SPI NOR flash controller
 include mk/devserver.mk    # wsemu-sim, wsectl, the end-to-end tests
 include mk/vm.mk           # a QEMU guest's USB stack on a board as an FT231X
+include mk/driver.mk       # the Linux driver wse.ko, its core, the UAPI header
 include mk/train-mesh.mk   # the MLP kernel, training on the simulated mesh
 include mk/python.mk       # the Python package over libwsetrain
 

@@ -17,6 +17,8 @@
 #   --gadget-opt OPT   one more option for the gadget (repeatable),
 #                      e.g. --gadget-opt --line-error-every --gadget-opt 5
 #   --serial S         the USB serial number (default WSEMU0001)
+#   --qemu-opt OPT     one more option for QEMU (repeatable), e.g.
+#                      --qemu-opt -device --qemu-opt edu
 #   --accel kvm|tcg    (default: kvm if it starts, else tcg)
 #   --timeout S        bound on the virtual machine's run (default 300)
 #   --out DIR          work folder (default build/vm/run); the socket is in
@@ -37,7 +39,7 @@ serial=WSEMU0001
 accel=
 vm_timeout=300
 out=$TOP/build/vm/run
-bins=() files=() server_opts=() gadget_opts=()
+bins=() files=() server_opts=() gadget_opts=() qemu_opts=()
 
 die() { echo "vm-run: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--file) files+=("$2"); shift 2 ;;
 	--gadget-opt) gadget_opts+=("$2"); shift 2 ;;
 	--serial) serial=$2; shift 2 ;;
+	--qemu-opt) qemu_opts+=("$2"); shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
 	--timeout) vm_timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
@@ -186,7 +189,7 @@ start_vm() {
 		-device virtio-serial-pci \
 		-chardev "socket,id=link,path=$sock" \
 		-device virtserialport,chardev=link,name=wsemu.link \
-		> "$out/qemu.log" 2>&1 &
+		"${qemu_opts[@]}" > "$out/qemu.log" 2>&1 &
 	qemu_pid=$!
 }
 

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * wse_main.c - the wse PCI driver: a character device /dev/wseN per board
+ * that carries whole link packets (docs/driver.md). The portable part is in
+ * wse_core.c; this file binds it to Linux.
+ *
+ * The board's PCI function and its BAR 0 layout are provisional: the PCIe
+ * device side of the board is planned, and so is the descriptor-ring DMA
+ * that will carry the packets. Until then write() is refused with
+ * -EOPNOTSUPP and read() only returns what the device side queues.
+ */
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/io.h>
+#include <linux/jiffies.h>
+#include <linux/kref.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "wse_core.h"
+
+/* Provisional IDs (docs/driver.md): replaced when the board has its own. */
+#define WSE_PCI_VENDOR_ID	0x1204
+#define WSE_PCI_DEVICE_ID	0xe5e0
+
+/* Provisional BAR 0 layout: an identification block, the DTB at 4 KiB. */
+#define WSE_BAR_MAGIC		0x00
+#define WSE_BAR_MESH_COLS	0x04
+#define WSE_BAR_MESH_ROWS	0x08
+#define WSE_BAR_DTB_SIZE	0x0c
+#define WSE_BAR_MAX_PAYLOAD	0x10
+#define WSE_BAR_COMPATIBLE	0x40
+#define WSE_BAR_DTB		0x1000
+#define WSE_BAR_MAGIC_VALUE	0x50455357	/* "WSEP" */
+
+#define WSE_RING_BYTES		(256 * 1024)
+
+struct wse_dev {
+	struct wse_core core;
+	struct pci_dev *pdev;
+	void __iomem *bar;
+	u8 *dtb;
+	int id;
+	char name[16];
+	struct miscdevice misc;
+	spinlock_t lock;	/* the core's ring */
+	wait_queue_head_t wq;
+	atomic_t opened;
+	struct kref ref;	/* probe's, and an open file's */
+};
+
+static DEFINE_IDA(wse_ida);
+
+static struct wse_dev *core_to_wse(struct wse_core *c)
+{
+	return container_of(c, struct wse_dev, core);
+}
+
+static void *wse_os_alloc(size_t size)
+{
+	return kvmalloc(size, GFP_KERNEL);
+}
+
+static void wse_os_free(void *p)
+{
+	kvfree(p);
+}
+
+static void wse_os_lock(struct wse_core *c)
+	__acquires(&core_to_wse(c)->lock)
+{
+	spin_lock(&core_to_wse(c)->lock);
+}
+
+static void wse_os_unlock(struct wse_core *c)
+	__releases(&core_to_wse(c)->lock)
+{
+	spin_unlock(&core_to_wse(c)->lock);
+}
+
+static int wse_os_wait(struct wse_core *c, int (*ready)(struct wse_core *c),
+		       unsigned int timeout_ms)
+{
+	struct wse_dev *wd = core_to_wse(c);
+	long ret;
+
+	if (!timeout_ms)
+		return wait_event_interruptible(wd->wq, ready(c));
+	ret = wait_event_interruptible_timeout(wd->wq, ready(c),
+					       msecs_to_jiffies(timeout_ms));
+	if (ret < 0)
+		return ret;
+	return ret ? 0 : -ETIMEDOUT;
+}
+
+static void wse_os_wake(struct wse_core *c)
+{
+	wake_up_interruptible(&core_to_wse(c)->wq);
+}
+
+static unsigned long wse_os_copy_from_user(void *to, const void __user *from,
+					   unsigned long n)
+{
+	return copy_from_user(to, from, n);
+}
+
+static unsigned long wse_os_copy_to_user(void __user *to, const void *from,
+					 unsigned long n)
+{
+	return copy_to_user(to, from, n);
+}
+
+static void wse_os_log(struct wse_core *c, const char *msg)
+{
+	dev_dbg(&core_to_wse(c)->pdev->dev, "%s\n", msg);
+}
+
+/* The descriptor-ring DMA that carries packets to the board is planned. */
+static int wse_os_send(struct wse_core *c, const void *pkt, size_t len)
+{
+	return -EOPNOTSUPP;
+}
+
+static int wse_os_reset_link(struct wse_core *c)
+{
+	return -EOPNOTSUPP;
+}
+
+static const struct wse_os_ops wse_linux_ops = {
+	.alloc = wse_os_alloc,
+	.free = wse_os_free,
+	.lock = wse_os_lock,
+	.unlock = wse_os_unlock,
+	.wait = wse_os_wait,
+	.wake = wse_os_wake,
+	.copy_from_user = wse_os_copy_from_user,
+	.copy_to_user = wse_os_copy_to_user,
+	.log = wse_os_log,
+	.send = wse_os_send,
+	.reset_link = wse_os_reset_link,
+};
+
+/* The last reference: the device is removed and no file is open. */
+static void wse_dev_free(struct kref *ref)
+{
+	struct wse_dev *wd = container_of(ref, struct wse_dev, ref);
+
+	wse_core_fini(&wd->core);
+	kvfree(wd->dtb);
+	pci_dev_put(wd->pdev);
+	kfree(wd);
+}
+
+static struct wse_dev *file_to_wse(struct file *f)
+{
+	return container_of(f->private_data, struct wse_dev, misc);
+}
+
+/*
+ * One open file at a time: the link's request tags belong to one user. The
+ * misc core calls open under the lock misc_deregister() takes, so the
+ * device is still registered here; the file's reference keeps it after a
+ * remove until the file is closed.
+ */
+static int wse_open(struct inode *inode, struct file *f)
+{
+	struct wse_dev *wd = file_to_wse(f);
+
+	if (atomic_cmpxchg(&wd->opened, 0, 1))
+		return -EBUSY;
+	kref_get(&wd->ref);
+	return nonseekable_open(inode, f);
+}
+
+static int wse_release(struct inode *inode, struct file *f)
+{
+	struct wse_dev *wd = file_to_wse(f);
+
+	atomic_set(&wd->opened, 0);
+	kref_put(&wd->ref, wse_dev_free);
+	return 0;
+}
+
+static ssize_t wse_read(struct file *f, char __user *buf, size_t count,
+			loff_t *ppos)
+{
+	return wse_core_read(&file_to_wse(f)->core, buf, count,
+			     f->f_flags & O_NONBLOCK);
+}
+
+static ssize_t wse_write(struct file *f, const char __user *buf, size_t count,
+			 loff_t *ppos)
+{
+	return wse_core_write(&file_to_wse(f)->core, buf, count);
+}
+
+static __poll_t wse_poll(struct file *f, poll_table *wait)
+{
+	struct wse_dev *wd = file_to_wse(f);
+	unsigned int m;
+	__poll_t mask = 0;
+
+	poll_wait(f, &wd->wq, wait);
+	m = wse_core_poll(&wd->core);
+	if (m & WSE_CORE_READABLE)
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (m & WSE_CORE_WRITABLE)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	return mask;
+}
+
+static long wse_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	return wse_core_ioctl(&file_to_wse(f)->core, cmd,
+			      (void __user *)arg);
+}
+
+static const struct file_operations wse_fops = {
+	.owner = THIS_MODULE,
+	.open = wse_open,
+	.release = wse_release,
+	.read = wse_read,
+	.write = wse_write,
+	.poll = wse_poll,
+	.unlocked_ioctl = wse_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = no_llseek,
+};
+
+static struct wse_dev *dev_to_wse(struct device *dev)
+{
+	struct miscdevice *misc = dev_get_drvdata(dev);
+
+	return container_of(misc, struct wse_dev, misc);
+}
+
+static ssize_t mesh_cols_show(struct device *dev, struct device_attribute *a,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_wse(dev)->core.board.mesh_cols);
+}
+static DEVICE_ATTR_RO(mesh_cols);
+
+static ssize_t mesh_rows_show(struct device *dev, struct device_attribute *a,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_wse(dev)->core.board.mesh_rows);
+}
+static DEVICE_ATTR_RO(mesh_rows);
+
+static ssize_t compatible_show(struct device *dev, struct device_attribute *a,
+			       char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_wse(dev)->core.board.compatible);
+}
+static DEVICE_ATTR_RO(compatible);
+
+static ssize_t api_version_show(struct device *dev, struct device_attribute *a,
+				char *buf)
+{
+	return sysfs_emit(buf, "%u\n", WSE_API_VERSION);
+}
+static DEVICE_ATTR_RO(api_version);
+
+static ssize_t driver_version_show(struct device *dev,
+				   struct device_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%u.%u\n", WSE_DRIVER_MAJOR, WSE_DRIVER_MINOR);
+}
+static DEVICE_ATTR_RO(driver_version);
+
+static ssize_t dtb_read(struct file *f, struct kobject *kobj,
+			struct bin_attribute *attr, char *buf, loff_t off,
+			size_t count)
+{
+	struct wse_dev *wd = dev_to_wse(kobj_to_dev(kobj));
+
+	return memory_read_from_buffer(buf, count, &off, wd->dtb,
+				       wd->core.board.dtb_size);
+}
+static BIN_ATTR_RO(dtb, 0);
+
+static struct attribute *wse_attrs[] = {
+	&dev_attr_mesh_cols.attr,
+	&dev_attr_mesh_rows.attr,
+	&dev_attr_compatible.attr,
+	&dev_attr_api_version.attr,
+	&dev_attr_driver_version.attr,
+	NULL,
+};
+
+static struct bin_attribute *wse_bin_attrs[] = {
+	&bin_attr_dtb,
+	NULL,
+};
+
+static const struct attribute_group wse_group = {
+	.attrs = wse_attrs,
+	.bin_attrs = wse_bin_attrs,
+};
+
+static const struct attribute_group *wse_groups[] = {
+	&wse_group,
+	NULL,
+};
+
+/* The board's identification block and DTB from the provisional BAR 0. */
+static int wse_read_board(struct wse_dev *wd, struct wse_board_info *b)
+{
+	resource_size_t bar_len = pci_resource_len(wd->pdev, 0);
+
+	if (bar_len < WSE_BAR_DTB ||
+	    ioread32(wd->bar + WSE_BAR_MAGIC) != WSE_BAR_MAGIC_VALUE) {
+		dev_err(&wd->pdev->dev, "no wsemu identification in BAR 0\n");
+		return -ENODEV;
+	}
+	memset(b, 0, sizeof(*b));
+	b->mesh_cols = ioread32(wd->bar + WSE_BAR_MESH_COLS);
+	b->mesh_rows = ioread32(wd->bar + WSE_BAR_MESH_ROWS);
+	b->dtb_size = ioread32(wd->bar + WSE_BAR_DTB_SIZE);
+	b->max_payload = ioread32(wd->bar + WSE_BAR_MAX_PAYLOAD);
+	memcpy_fromio(b->compatible, wd->bar + WSE_BAR_COMPATIBLE,
+		      sizeof(b->compatible) - 1);
+	if (b->dtb_size > bar_len - WSE_BAR_DTB)
+		return -ENODEV;
+	wd->dtb = kvmalloc(b->dtb_size ? b->dtb_size : 1, GFP_KERNEL);
+	if (!wd->dtb)
+		return -ENOMEM;
+	memcpy_fromio(wd->dtb, wd->bar + WSE_BAR_DTB, b->dtb_size);
+	return 0;
+}
+
+static int wse_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct wse_board_info board;
+	struct wse_dev *wd;
+	int ret;
+
+	wd = kzalloc(sizeof(*wd), GFP_KERNEL);
+	if (!wd)
+		return -ENOMEM;
+	wd->pdev = pci_dev_get(pdev);	/* for the log of an open file */
+	spin_lock_init(&wd->lock);
+	init_waitqueue_head(&wd->wq);
+	kref_init(&wd->ref);
+
+	ret = pci_enable_device(pdev);
+	if (ret)
+		goto err_free_wd;
+	ret = pci_request_regions(pdev, KBUILD_MODNAME);
+	if (ret)
+		goto err_disable_device;
+	wd->bar = pci_iomap(pdev, 0, 0);
+	if (!wd->bar) {
+		ret = -ENOMEM;
+		goto err_release_regions;
+	}
+	ret = wse_read_board(wd, &board);
+	if (ret)
+		goto err_unmap_bar;
+	ret = wse_core_init(&wd->core, &wse_linux_ops, wd, &board,
+			    WSE_RING_BYTES);
+	if (ret)
+		goto err_free_dtb;
+	wd->id = ida_alloc(&wse_ida, GFP_KERNEL);
+	if (wd->id < 0) {
+		ret = wd->id;
+		goto err_fini_core;
+	}
+	snprintf(wd->name, sizeof(wd->name), "wse%d", wd->id);
+	wd->misc.minor = MISC_DYNAMIC_MINOR;
+	wd->misc.name = wd->name;
+	wd->misc.fops = &wse_fops;
+	wd->misc.parent = &pdev->dev;
+	wd->misc.groups = wse_groups;
+	ret = misc_register(&wd->misc);
+	if (ret)
+		goto err_free_id;
+	pci_set_drvdata(pdev, wd);
+	return 0;
+
+err_free_id:
+	ida_free(&wse_ida, wd->id);
+err_fini_core:
+	wse_core_fini(&wd->core);
+err_free_dtb:
+	kvfree(wd->dtb);
+err_unmap_bar:
+	pci_iounmap(pdev, wd->bar);
+err_release_regions:
+	pci_release_regions(pdev);
+err_disable_device:
+	pci_disable_device(pdev);
+err_free_wd:
+	pci_dev_put(pdev);
+	kfree(wd);
+	return ret;
+}
+
+static void wse_remove(struct pci_dev *pdev)
+{
+	struct wse_dev *wd = pci_get_drvdata(pdev);
+
+	misc_deregister(&wd->misc);
+	ida_free(&wse_ida, wd->id);
+	pci_iounmap(pdev, wd->bar);
+	pci_release_regions(pdev);
+	pci_disable_device(pdev);
+	kref_put(&wd->ref, wse_dev_free);
+}
+
+static const struct pci_device_id wse_pci_ids[] = {
+	{ PCI_DEVICE(WSE_PCI_VENDOR_ID, WSE_PCI_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, wse_pci_ids);
+
+static struct pci_driver wse_pci_driver = {
+	.name = KBUILD_MODNAME,
+	.id_table = wse_pci_ids,
+	.probe = wse_probe,
+	.remove = wse_remove,
+};
+module_pci_driver(wse_pci_driver);
+
+MODULE_DESCRIPTION("wsemu wafer-scale engine board: link packets over PCIe");
+MODULE_LICENSE("GPL");

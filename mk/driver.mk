@@ -1,0 +1,84 @@
+# The Linux driver wse.ko (driver/, docs/driver.md): the PCI driver and its
+# character device /dev/wseN, the portable core, the UAPI header.
+#   make driver        build/driver/kbuild/wse.ko against Debian's headers for
+#                      the installed linux-image-amd64
+#   make test-driver   the module with W=1 and sparse (C=2) without a
+#                      warning; checkpatch --strict on every driver file; the
+#                      core's cmocka tests (plain, ASan+UBSan); the UAPI
+#                      header alone as C99 and C++; wse.ko loaded and unloaded
+#                      in a QEMU guest (tests/vm/vm-run.sh), no warning in
+#                      its kernel log
+# Uses mk/vm.mk (VM_RUN, the gadget) and mk/fast.mk (the server VM_RUN needs).
+
+DEB_PKGS += linux-headers-amd64 sparse linux-source-6.1 perl
+DRV_DIR    := $(BUILD)/driver
+DRV_KBUILD := $(DRV_DIR)/kbuild
+DRV_KO     := $(DRV_KBUILD)/wse.ko
+DRV_FILES  := driver/wse_main.c driver/wse_core.c driver/wse_core.h \
+              driver/Kbuild driver/Makefile include/uapi/linux/wse.h
+DRV_DEPS   := $(DRV_FILES) include/wsemu/wse_wire.h
+# The kernel of the installed linux-image-amd64, read when a recipe runs
+# (after `make deps` has installed it).
+DRV_KVER    = $(shell dpkg-query -W -f='$${Depends}' linux-image-amd64 | \
+                sed -E 's/^linux-image-([^ ,]+).*/\1/')
+DRV_CC     := $(CC) -g -Wall -Wextra -Wno-unused-parameter -Werror -Wshadow -Idriver -Iinclude/uapi -Iinclude
+DRV_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+DRV_CORE_T := tests/driver/test_core.c driver/wse_core.c
+DRV_TESTS  := $(DRV_DIR)/test_core $(DRV_DIR)/test_core_san
+DRV_UAPI_T := $(DRV_DIR)/uapi_c99 $(DRV_DIR)/uapi_cxx
+DRV_CP     := $(DRV_DIR)/checkpatch/scripts/checkpatch.pl
+DRV_LINUX_SRC := /usr/src/linux-source-6.1.tar.xz
+# The guest loads the module; binds it, by new_id, to QEMU's edu PCI device,
+# whose BAR 0 has no wsemu identification: the probe fails and undoes
+# every step (the device disabled, its regions free, no /dev/wse*); the
+# module unloads; the kernel log shows no warning.
+DRV_VM_EDU := /sys/bus/pci/devices/0000:00:04.0
+DRV_VM_CMD := insmod /data/wse.ko && grep -q wse /proc/modules && \
+  grep -q 0x11e8 $(DRV_VM_EDU)/device && echo 1234 11e8 > /sys/bus/pci/drivers/wse/new_id && \
+  dmesg | grep -q 'no wsemu identification in BAR 0' && [ ! -e $(DRV_VM_EDU)/driver ] && \
+  [ \$$(cat $(DRV_VM_EDU)/enable) = 0 ] && ! grep -q wse /proc/iomem && ! ls /dev/wse* 2>/dev/null && \
+  rmmod wse && ! grep -q wse /proc/modules && ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace'
+
+# Kbuild of this kernel writes its objects beside the sources: a copy.
+$(DRV_KO): $(DRV_DEPS) | deps
+	rm -rf $(DRV_KBUILD) && mkdir -p $(DRV_KBUILD)
+	cp driver/wse_main.c driver/wse_core.c driver/wse_core.h driver/Kbuild $(DRV_KBUILD)/
+	$(MAKE) -C /lib/modules/$(DRV_KVER)/build M=$(abspath $(DRV_KBUILD)) \
+	  WSE_TOP=$(TOP) W=1 C=2 modules > $(DRV_DIR)/kbuild.log 2>&1 || \
+	  { cat $(DRV_DIR)/kbuild.log; exit 1; }
+	@if grep -iE 'warning|error' $(DRV_DIR)/kbuild.log; then rm -f $@; exit 1; fi
+
+$(DRV_DIR)/test_core: $(DRV_CORE_T) driver/wse_core.h include/uapi/linux/wse.h | deps
+	@mkdir -p $(dir $@)
+	$(DRV_CC) -O2 -o $@ $(DRV_CORE_T) -lcmocka
+$(DRV_DIR)/test_core_san: $(DRV_CORE_T) driver/wse_core.h include/uapi/linux/wse.h | deps
+	@mkdir -p $(dir $@)
+	$(DRV_CC) $(DRV_SAN) -o $@ $(DRV_CORE_T) -lcmocka
+
+$(DRV_DIR)/uapi_c99: tests/driver/uapi_test.c include/uapi/linux/wse.h | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 -pedantic -Wall -Wextra -Werror -Iinclude/uapi -o $@ $<
+$(DRV_DIR)/uapi_cxx: tests/driver/uapi_test.c include/uapi/linux/wse.h | deps
+	@mkdir -p $(dir $@)
+	$(CXX) -x c++ -std=c++11 -pedantic -Wall -Wextra -Werror -Iinclude/uapi -o $@ $<
+
+# checkpatch.pl and the word lists it reads, from Debian's kernel source.
+$(DRV_CP): | deps
+	@mkdir -p $(DRV_DIR)/checkpatch
+	tar -xJf $(DRV_LINUX_SRC) -C $(DRV_DIR)/checkpatch --strip-components=1 \
+	  linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
+	  linux-source-6.1/scripts/const_structs.checkpatch
+	@touch $@
+
+.PHONY: driver test-driver
+driver: $(DRV_KO)
+
+test-driver: $(DRV_KO) $(DRV_TESTS) $(DRV_UAPI_T) $(DRV_CP) $(VM_GADGET) $(FAST_SERVER) \
+             $(BUILD)/boards/sim-2x2/sim-2x2.dtb
+	for t in $(DRV_TESTS) $(DRV_UAPI_T); do $$t || exit 1; done
+	cd $(DRV_DIR)/checkpatch && for f in $(DRV_FILES); do \
+	  perl scripts/checkpatch.pl --strict --no-tree -q -f $(TOP)/$$f || exit 1; done
+	$(VM_RUN) --out $(DRV_DIR)/vm --file $(DRV_KO) --qemu-opt -device --qemu-opt edu,addr=04.0 -- \
+	  "$(DRV_VM_CMD)"
+
+TEST_STAGES += test-driver
