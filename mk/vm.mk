@@ -11,12 +11,16 @@
 #   make test-full-vm-usb  the same on sim-4x4 with line errors injected,
 #                          twice, the device unplugged and plugged between
 #   make vm-gadget         build/vm/wse-ffs-ft231x and build/vm/ftdi_probe
+#   make bench-usb         BENCH usb.* figures: one boot against wsemu-fast's
+#                          sim-2x2, the gadget paced as a 3 Mbaud UART
+#                          (tests/vm/bench_usb.c)
 # Uses mk/wire.mk (libwsewire) and mk/fast.mk (the wsemu-fast server).
 
 DEB_PKGS += linux-image-amd64 qemu-system-x86 busybox-static cpio
 VM_DIR    := $(BUILD)/vm
 VM_GADGET := $(VM_DIR)/wse-ffs-ft231x
 VM_PROBE  := $(VM_DIR)/ftdi_probe
+VM_BENCH  := $(VM_DIR)/bench_usb
 VM_CC     := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror
 # VM_ACCEL=kvm|tcg forces the accelerator (default: KVM if its guest
 # reaches /init within 10 s, else TCG; tests/vm/vm-run.sh).
@@ -30,7 +34,11 @@ $(VM_PROBE): tests/vm/ftdi_probe.c include/wsemu/wse_codec.h $(WIRE_A) | deps
 	@mkdir -p $(dir $@)
 	$(VM_CC) -Iinclude -o $@ $< $(WIRE_A) $(WIRE_LIBS) -lusb-1.0
 
-.PHONY: vm-gadget test-vm-usb test-full-vm-usb
+$(VM_BENCH): tests/vm/bench_usb.c host-lib/include/wsehost.h $(HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -o $@ $< $(HL_A) $(HL_LIBS)
+
+.PHONY: vm-gadget test-vm-usb test-full-vm-usb bench-usb
 vm-gadget: $(VM_GADGET) $(VM_PROBE)
 
 # The probe checks the device, the FTDI set-up (and the gadget's log of
@@ -50,5 +58,19 @@ test-full-vm-usb: $(VM_GADGET) $(VM_PROBE) $(FAST_SERVER) $(BUILD)/boards/sim-4x
 	  "$(VM_PROBE_CMD) --board sim-4x4 --line-errors-every 5 --ping-bytes 4096 && wsemu-usb-bind --rebind && \
 	   $(VM_PROBE_CMD) --board sim-4x4 --line-errors-every 5 --ping-bytes 4096"
 
+# The USB link's figures (docs/vm-harness.md, "The USB benchmark"):
+# BENCH_USB_WAVELETS per west port of sim-2x2, through the gadget paced
+# as an FT231X's UART at BENCH_USB_BAUD.
+BENCH_USB_WAVELETS ?= 4096
+BENCH_USB_BAUD     ?= 3000000
+bench-usb: $(VM_GADGET) $(VM_BENCH) $(FAST_SERVER) $(BUILD)/boards/sim-2x2/sim-2x2.dtb
+	$(VM_RUN) --out $(VM_DIR)/bench --board sim-2x2 --bin $(VM_BENCH) --timeout 150 \
+	  --gadget-opt --pace-baud --gadget-opt $(BENCH_USB_BAUD) -- \
+	  "bench_usb usb: $(BENCH_USB_WAVELETS) \$$(pidof wse-ffs-ft231x) \$$WSEMU_GADGET_LOG" > $(VM_DIR)/bench.log \
+	  || { cat $(VM_DIR)/bench.log; exit 1; }
+	@grep '^BENCH ' $(VM_DIR)/bench.log
+	@sed -n 's/^ffs-ft231x: \(exit: .*\)/BENCH usb.gadget \1/p' $(VM_DIR)/bench.log
+
 TEST_STAGES += test-vm-usb
 TEST_FULL_STAGES += test-full-vm-usb
+BENCH_STAGES += bench-usb

@@ -7,6 +7,7 @@
  * docs/vm-harness.md.
  *
  *   wse-ffs-ft231x [--ffs DIR] [--link PATH] [--line-error-every N]
+ *                  [--pace-baud N]
  *
  * DIR is a mounted FunctionFS instance (default /dev/ffs-wsemu); the
  * program writes its descriptors and strings to DIR/ep0 and serves:
@@ -19,7 +20,11 @@
  *     status, line status); a packet of the two status bytes alone every
  *     latency-timer period while the link has nothing, as the chip sends.
  * --line-error-every N sets the framing-error bit in the line status of
- * every Nth bulk-IN packet (the data is unchanged).
+ * every Nth bulk-IN packet (the data is unchanged). --pace-baud N moves
+ * the link's bytes in each direction no faster than a UART at N baud, 8N1,
+ * carries them (N / 10 bytes per second; default: as fast as they come).
+ * SIGUSR2 appends a line "counts: B bytes to the host, H from the host"
+ * (the link's bytes so far, without the status bytes).
  *
  * Threads: ep0 and signals on the main thread; one thread per bulk
  * endpoint, since FunctionFS endpoint files block until the host takes
@@ -76,9 +81,10 @@ enum {
 static const char *ffs_dir = "/dev/ffs-wsemu";
 static const char *link_path = "/dev/virtio-ports/wsemu.link";
 static unsigned line_error_every;
+static unsigned pace_baud;
 
 static int ep0 = -1, ep_in = -1, ep_out = -1, link_fd = -1;
-static volatile sig_atomic_t stop_sig;
+static volatile sig_atomic_t stop_sig, counts_sig;
 static atomic_int stopping;
 static atomic_uint latency_ms = FTDI_DEFAULT_LATENCY;
 static atomic_int purge_rx;
@@ -206,12 +212,32 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
+/* The UART's pace: after k bytes moved at once, wait until a line at
+ * pace_baud (10 bits a byte) would have carried them, counting from when
+ * the line was last free (*busy_until, CLOCK_MONOTONIC ns). */
+static void pace(uint64_t *busy_until, size_t k)
+{
+	if (!pace_baud || !k)
+		return;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (*busy_until < now)
+		*busy_until = now;
+	*busy_until += (uint64_t)k * 10u * 1000000000u / pace_baud;
+	ts.tv_sec = (time_t)(*busy_until / 1000000000u);
+	ts.tv_nsec = (long)(*busy_until % 1000000000u);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR && !stopped())
+		;
+}
+
 /* ---- bulk IN: the link to the host ---------------------------------- */
 static void *in_thread(void *arg)
 {
 	(void)arg;
 	static uint8_t data[IN_PACKETS_MAX * EP_HS_PACKET], pkt[IN_PACKETS_MAX * EP_HS_PACKET];
 	size_t have = 0; /* link bytes read, not yet taken by the host */
+	uint64_t busy_until = 0;
 	while (!stopped()) {
 		unsigned mps = ep_in_packet_size();
 		if (!mps) {
@@ -268,6 +294,7 @@ static void *in_thread(void *arg)
 		if (!have)
 			atomic_fetch_add(&n_status_only, 1);
 		atomic_fetch_add(&n_to_host, have);
+		pace(&busy_until, have);
 		have = 0;
 	}
 	return NULL;
@@ -278,6 +305,7 @@ static void *out_thread(void *arg)
 {
 	(void)arg;
 	static uint8_t buf[IO_BYTES];
+	uint64_t busy_until = 0;
 	while (!stopped()) {
 		/* One packet per read, as the chip takes them: a read of more
 		 * completes only on a short packet, and a host transfer that is
@@ -297,6 +325,7 @@ static void *out_thread(void *arg)
 		atomic_fetch_add(&n_from_host, (unsigned long)k);
 		if (link_write_all(buf, (size_t)k) < 0 && !stopped())
 			logf_("link write: %s", strerror(errno));
+		pace(&busy_until, (size_t)k);
 	}
 	return NULL;
 }
@@ -487,6 +516,13 @@ static void ep0_events(void)
 /* ---- main ----------------------------------------------------------- */
 static void on_stop(int sig) { stop_sig = sig; }
 static void on_kick(int sig) { (void)sig; }
+static void on_counts(int sig) { counts_sig = sig; }
+
+static void log_counts(const char *what)
+{
+	logf_("%s%lu bytes to the host, %lu from the host", what, atomic_load(&n_to_host),
+	      atomic_load(&n_from_host));
+}
 
 static int open_ep(const char *name, int flags)
 {
@@ -506,7 +542,8 @@ static void write_blob(const void *p, size_t n, const char *what)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: wse-ffs-ft231x [--ffs DIR] [--link PATH] [--line-error-every N]\n");
+	fprintf(stderr, "usage: wse-ffs-ft231x [--ffs DIR] [--link PATH] [--line-error-every N] "
+		"[--pace-baud N]\n");
 	exit(2);
 }
 
@@ -519,6 +556,8 @@ int main(int argc, char **argv)
 			link_path = argv[++i];
 		else if (!strcmp(argv[i], "--line-error-every") && i + 1 < argc)
 			line_error_every = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--pace-baud") && i + 1 < argc)
+			pace_baud = (unsigned)strtoul(argv[++i], NULL, 0);
 		else
 			usage();
 	}
@@ -530,6 +569,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sa.sa_handler = on_kick;
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_counts;
+	sigaction(SIGUSR2, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	link_fd = open(link_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
@@ -541,12 +582,15 @@ int main(int argc, char **argv)
 	ep_in = open_ep("ep1", O_RDWR | O_CLOEXEC);
 	ep_out = open_ep("ep2", O_RDWR | O_CLOEXEC);
 	logf_("ready: %s, link %s%s", ffs_dir, link_path, line_error_every ? ", line errors injected" : "");
+	if (pace_baud)
+		logf_("paced as a UART at %u baud", pace_baud);
 
-	/* The workers leave SIGTERM to this thread. */
+	/* The workers leave SIGTERM and SIGUSR2 to this thread. */
 	sigset_t term, old;
 	sigemptyset(&term);
 	sigaddset(&term, SIGTERM);
 	sigaddset(&term, SIGINT);
+	sigaddset(&term, SIGUSR2);
 	pthread_sigmask(SIG_BLOCK, &term, &old);
 	pthread_t tin, tout;
 	if (pthread_create(&tin, NULL, in_thread, NULL) || pthread_create(&tout, NULL, out_thread, NULL))
@@ -560,6 +604,10 @@ int main(int argc, char **argv)
 			ep0_events();
 		else if (r < 0 && errno != EINTR)
 			die("poll ep0");
+		if (counts_sig) {
+			counts_sig = 0;
+			log_counts("counts: ");
+		}
 	}
 
 	/* Stop: interrupt the workers' blocking transfers until they end. */
@@ -574,9 +622,9 @@ int main(int argc, char **argv)
 		done_in = done_in || pthread_tryjoin_np(tin, NULL) == 0;
 		done_out = done_out || pthread_tryjoin_np(tout, NULL) == 0;
 	}
-	logf_("exit: %lu bulk-IN packets (%lu status only, %lu line errors), %lu bytes to the host, "
-	      "%lu from the host",
-	      atomic_load(&n_packets), atomic_load(&n_status_only), atomic_load(&n_line_errors),
-	      atomic_load(&n_to_host), atomic_load(&n_from_host));
+	char what[128];
+	snprintf(what, sizeof what, "exit: %lu bulk-IN packets (%lu status only, %lu line errors), ",
+		 atomic_load(&n_packets), atomic_load(&n_status_only), atomic_load(&n_line_errors));
+	log_counts(what);
 	return 0;
 }
