@@ -174,12 +174,36 @@ static const struct wse_ioctl {
 	  wse_set_timeout },
 };
 
+static int wse_gone(struct wse_core *c)
+{
+	int gone;
+
+	c->ops->lock(c);
+	gone = c->gone;
+	c->ops->unlock(c);
+	return gone;
+}
+
+/*
+ * The device is removed: every later call fails with -ENODEV, and the
+ * waiters (read(), poll) are woken to see it.
+ */
+void wse_core_remove(struct wse_core *c)
+{
+	c->ops->lock(c);
+	c->gone = 1;
+	c->ops->unlock(c);
+	c->ops->wake(c);
+}
+
 long wse_core_ioctl(struct wse_core *c, unsigned int cmd, void __user *arg)
 {
 	union wse_ioctl_arg a;
 	size_t i;
 	int ret;
 
+	if (wse_gone(c))
+		return -ENODEV;
 	for (i = 0; i < ARRAY_SIZE(wse_ioctls); i++) {
 		const struct wse_ioctl *io = &wse_ioctls[i];
 
@@ -199,6 +223,8 @@ long wse_core_write(struct wse_core *c, const char __user *buf, size_t count)
 	u8 *pkt;
 	long ret;
 
+	if (wse_gone(c))
+		return -ENODEV;
 	if (count < WSE_HDR_BYTES + WSE_TRAILER_BYTES ||
 	    count > wse_frame_bytes(c->board.max_payload)) {
 		c->ops->log(c, "write: not the size of a packet");
@@ -234,9 +260,15 @@ u32 wse_core_queued(struct wse_core *c)
 	return n;
 }
 
+/* What ends a read()'s wait: a queued packet or the device's removal. */
 static int wse_readable(struct wse_core *c)
 {
-	return wse_core_queued(c) != 0;
+	int ready;
+
+	c->ops->lock(c);
+	ready = c->gone || c->head != c->tail;
+	c->ops->unlock(c);
+	return ready;
 }
 
 static void ring_copy_out(struct wse_core *c, u32 pos, u8 *to, u32 n)
@@ -280,7 +312,8 @@ int wse_core_rx_push(struct wse_core *c, const void *pkt, size_t len)
 /*
  * Take the oldest queued packet: its size, -EAGAIN (nonblock, none queued),
  * -ETIMEDOUT (none within the read timeout), -EMSGSIZE (count is smaller
- * than the packet, which stays queued) or -EFAULT (the packet is lost).
+ * than the packet, which stays queued), -EFAULT (the packet is lost) or
+ * -ENODEV (the device is removed, before or during the wait).
  */
 long wse_core_read(struct wse_core *c, char __user *buf, size_t count,
 		   int nonblock)
@@ -295,6 +328,11 @@ long wse_core_read(struct wse_core *c, char __user *buf, size_t count,
 		return -ENOMEM;
 	for (;;) {
 		c->ops->lock(c);
+		if (c->gone) {
+			c->ops->unlock(c);
+			ret = -ENODEV;
+			goto out;
+		}
 		if (c->head != c->tail)
 			break;
 		c->ops->unlock(c);
@@ -321,5 +359,7 @@ out:
 
 unsigned int wse_core_poll(struct wse_core *c)
 {
-	return (wse_readable(c) ? WSE_CORE_READABLE : 0) | WSE_CORE_WRITABLE;
+	if (wse_gone(c))
+		return WSE_CORE_GONE;
+	return (wse_core_queued(c) ? WSE_CORE_READABLE : 0) | WSE_CORE_WRITABLE;
 }

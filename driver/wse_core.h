@@ -32,6 +32,7 @@ typedef __u32 u32;
 /* Bits of wse_core_poll(). */
 #define WSE_CORE_READABLE 0x1
 #define WSE_CORE_WRITABLE 0x2
+#define WSE_CORE_GONE 0x4	/* the device is removed: alone */
 
 /* The longest ioctl argument accepted: the tail beyond is not scanned. */
 #define WSE_ARGSZ_MAX 4096
@@ -82,6 +83,7 @@ struct wse_core {
 	u32 head;			/* free-running byte counts */
 	u32 tail;
 	unsigned int read_timeout_ms;
+	int gone;			/* set by wse_core_remove() */
 };
 
 /* The bytes of a link packet with a payload of len bytes. */
@@ -102,5 +104,6 @@ long wse_core_read(struct wse_core *c, char __user *buf, size_t count,
 unsigned int wse_core_poll(struct wse_core *c);
 int wse_core_rx_push(struct wse_core *c, const void *pkt, size_t len);
 u32 wse_core_queued(struct wse_core *c);
+void wse_core_remove(struct wse_core *c);
 
 #endif /* WSE_CORE_H */

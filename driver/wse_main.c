@@ -211,6 +211,8 @@ static __poll_t wse_poll(struct file *f, poll_table *wait)
 
 	poll_wait(f, &wd->wq, wait);
 	m = wse_core_poll(&wd->core);
+	if (m & WSE_CORE_GONE)
+		return EPOLLHUP | EPOLLERR;
 	if (m & WSE_CORE_READABLE)
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (m & WSE_CORE_WRITABLE)
@@ -411,6 +413,8 @@ static void wse_remove(struct pci_dev *pdev)
 	struct wse_dev *wd = pci_get_drvdata(pdev);
 
 	misc_deregister(&wd->misc);
+	/* An open file's waiters wake, and its calls fail, with -ENODEV. */
+	wse_core_remove(&wd->core);
 	ida_free(&wse_ida, wd->id);
 	pci_iounmap(pdev, wd->bar);
 	pci_release_regions(pdev);

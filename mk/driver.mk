@@ -50,10 +50,10 @@ $(DRV_KO): $(DRV_DEPS) | deps
 
 $(DRV_DIR)/test_core: $(DRV_CORE_T) driver/wse_core.h include/uapi/linux/wse.h | deps
 	@mkdir -p $(dir $@)
-	$(DRV_CC) -O2 -o $@ $(DRV_CORE_T) -lcmocka
+	$(DRV_CC) -O2 -o $@ $(DRV_CORE_T) -lcmocka -pthread
 $(DRV_DIR)/test_core_san: $(DRV_CORE_T) driver/wse_core.h include/uapi/linux/wse.h | deps
 	@mkdir -p $(dir $@)
-	$(DRV_CC) $(DRV_SAN) -o $@ $(DRV_CORE_T) -lcmocka
+	$(DRV_CC) $(DRV_SAN) -o $@ $(DRV_CORE_T) -lcmocka -pthread
 
 $(DRV_DIR)/uapi_c99: tests/driver/uapi_test.c include/uapi/linux/wse.h | deps
 	@mkdir -p $(dir $@)

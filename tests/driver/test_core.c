@@ -2,14 +2,16 @@
 /*
  * test_core.c - the wse driver's portable core (driver/wse_core.c) under a
  * mock OS interface: the ioctl argument rules, the packet check of write(),
- * the read ring, the read timeout.
+ * the read ring, the read timeout, the device's removal waking a waiter.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "wse_core.h"
@@ -17,7 +19,19 @@
 
 /* ---- The mock OS interface ------------------------------------------------ */
 
-static int locked;		/* lock depth: must be 0 or 1 */
+/* The ring's lock, and this thread's depth in it: must be 0 or 1. */
+static pthread_mutex_t ring_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int locked;
+/*
+ * wait(): with blocking 0, nothing else runs and a wait whose condition is
+ * false times out; with blocking 1, it sleeps until wake() and checks
+ * again (a time-out of 5 s guards the test against a lost wake).
+ */
+static pthread_mutex_t wait_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wait_cv = PTHREAD_COND_INITIALIZER;
+static int blocking;
+static int sleepers;		/* waits asleep, under wait_mu */
+static unsigned int wake_seq;	/* under wait_mu */
 static int sent;		/* packets passed to send() */
 static size_t sent_len;
 static int send_ret;
@@ -34,6 +48,7 @@ static void m_lock(struct wse_core *c)
 {
 	(void)c;
 	assert_int_equal(locked, 0);
+	pthread_mutex_lock(&ring_mu);
 	locked++;
 }
 
@@ -42,23 +57,53 @@ static void m_unlock(struct wse_core *c)
 	(void)c;
 	assert_int_equal(locked, 1);
 	locked--;
+	pthread_mutex_unlock(&ring_mu);
 }
 
-/* Nothing else runs: a wait whose condition is false times out. */
 static int m_wait(struct wse_core *c, int (*ready)(struct wse_core *c),
 		  unsigned int timeout_ms)
 {
+	struct timespec until;
+	unsigned int seq;
+	int ret = 0;
+
 	assert_int_equal(locked, 0);
+	pthread_mutex_lock(&wait_mu);
 	waits++;
 	last_timeout = timeout_ms;
-	return ready(c) ? 0 : -ETIMEDOUT;
+	if (!blocking) {
+		pthread_mutex_unlock(&wait_mu);
+		return ready(c) ? 0 : -ETIMEDOUT;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	for (;;) {
+		seq = wake_seq;
+		pthread_mutex_unlock(&wait_mu);
+		if (ready(c))
+			return 0;
+		pthread_mutex_lock(&wait_mu);
+		sleepers++;
+		pthread_cond_broadcast(&wait_cv);
+		while (seq == wake_seq && !ret)
+			ret = pthread_cond_timedwait(&wait_cv, &wait_mu, &until);
+		sleepers--;
+		if (ret) {
+			pthread_mutex_unlock(&wait_mu);
+			return -ETIMEDOUT;
+		}
+	}
 }
 
 static void m_wake(struct wse_core *c)
 {
 	(void)c;
 	assert_int_equal(locked, 0);
+	pthread_mutex_lock(&wait_mu);
 	wakes++;
+	wake_seq++;
+	pthread_cond_broadcast(&wait_cv);
+	pthread_mutex_unlock(&wait_mu);
 }
 
 static unsigned long m_copy(void *to, const void *from, unsigned long n)
@@ -124,7 +169,7 @@ static int setup(void **state)
 		.max_payload = MAX_PAYLOAD, .compatible = "wsemu,sim-4x2",
 	};
 
-	locked = sent = resets = wakes = waits = 0;
+	locked = sent = resets = wakes = waits = blocking = 0;
 	sent_len = 0;
 	send_ret = 0;
 	fault_after = -1;
@@ -462,6 +507,73 @@ static void test_read_fault(void **state)
 			 -EFAULT);
 }
 
+/* ---- the device's removal ------------------------------------------------ */
+
+struct reader {
+	struct wse_core *c;
+	long ret;
+};
+
+static void *reader_thread(void *arg)
+{
+	struct reader *r = arg;
+	uint8_t buf[WSE_FRAME_BYTES(MAX_PAYLOAD)];
+
+	r->ret = wse_core_read(r->c, (char *)buf, sizeof(buf), 0);
+	return NULL;
+}
+
+/* A read() with no time-out, asleep, is woken by the removal: -ENODEV. */
+static void test_remove_wakes_reader(void **state)
+{
+	struct reader r = { .c = *state, .ret = 1 };
+	struct timespec until;
+	pthread_t t;
+	int ret = 0;
+
+	blocking = 1;
+	assert_int_equal(pthread_create(&t, NULL, reader_thread, &r), 0);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	pthread_mutex_lock(&wait_mu);
+	while (!sleepers && !ret)
+		ret = pthread_cond_timedwait(&wait_cv, &wait_mu, &until);
+	pthread_mutex_unlock(&wait_mu);
+	assert_int_equal(ret, 0);
+	wse_core_remove(r.c);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(r.ret, -ENODEV);
+	assert_int_equal(last_timeout, 0);
+	assert_int_equal(wakes, 1);
+}
+
+/* After the removal every call fails with -ENODEV, queued packets too. */
+static void test_calls_after_remove(void **state)
+{
+	struct wse_core *c = *state;
+	struct wse_info info = { .argsz = sizeof(info) };
+	struct wse_reset r = { .argsz = sizeof(r) };
+	uint8_t pkt[WSE_FRAME_BYTES(MAX_PAYLOAD)];
+	size_t n = make_pkt(pkt, 8, WSE_FLAG_RESPONSE, 5);
+
+	assert_int_equal(wse_core_rx_push(c, pkt, n), 0);
+	wse_core_remove(c);
+	assert_int_equal(wse_core_poll(c), WSE_CORE_GONE);
+	assert_int_equal(wse_core_read(c, (char *)pkt, sizeof(pkt), 0),
+			 -ENODEV);
+	assert_int_equal(wse_core_read(c, (char *)pkt, sizeof(pkt), 1),
+			 -ENODEV);
+	n = make_pkt(pkt, 8, 0, 5);
+	assert_int_equal(wse_core_write(c, (char *)pkt, n), -ENODEV);
+	assert_int_equal(wse_core_ioctl(c, WSE_IOCTL_GET_INFO, &info),
+			 -ENODEV);
+	assert_int_equal(wse_core_ioctl(c, WSE_IOCTL_RESET, &r), -ENODEV);
+	assert_int_equal(info.mesh_cols, 0);
+	assert_int_equal(sent, 0);
+	assert_int_equal(resets, 0);
+	assert_int_equal(waits, 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -484,6 +596,8 @@ int main(void)
 		T(test_ring_order_and_full),
 		T(test_push_malformed),
 		T(test_read_fault),
+		T(test_remove_wakes_reader),
+		T(test_calls_after_remove),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
