@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 
@@ -438,3 +439,5 @@ module_pci_driver(wse_pci_driver);
 
 MODULE_DESCRIPTION("wsemu wafer-scale engine board: link packets over PCIe");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(__stringify(WSE_DRIVER_MAJOR) "."
+	       __stringify(WSE_DRIVER_MINOR));

@@ -7,13 +7,20 @@
 #                      core's cmocka tests (plain, ASan+UBSan); the UAPI
 #                      header alone as C99 and C++; wse.ko loaded and unloaded
 #                      in a QEMU guest (tests/vm/vm-run.sh), no warning in
-#                      its kernel log
+#                      its kernel log; dkms.conf checked against the
+#                      driver (tests/driver/dkms-check.sh)
+#   make dkms-install  the module's sources and dkms.conf into
+#                      $(DESTDIR)/usr/src/wse-VERSION (then, as root:
+#                      dkms install wse/VERSION)
 # Uses mk/vm.mk (VM_RUN, the gadget) and mk/fast.mk (the server VM_RUN needs).
 
 DEB_PKGS += linux-headers-amd64 sparse linux-source-6.1 perl
 DRV_DIR    := $(BUILD)/driver
 DRV_KBUILD := $(DRV_DIR)/kbuild
 DRV_KO     := $(DRV_KBUILD)/wse.ko
+DRV_VMAJ   := $(shell sed -n 's/^\#define WSE_DRIVER_MAJOR \([0-9]*\)$$/\1/p' driver/wse_core.h)
+DRV_VMIN   := $(shell sed -n 's/^\#define WSE_DRIVER_MINOR \([0-9]*\)$$/\1/p' driver/wse_core.h)
+DRV_VER    := $(DRV_VMAJ).$(DRV_VMIN)
 DRV_FILES  := driver/wse_main.c driver/wse_core.c driver/wse_core.h \
               driver/Kbuild driver/Makefile include/uapi/linux/wse.h
 DRV_DEPS   := $(DRV_FILES) include/wsemu/wse_wire.h
@@ -70,12 +77,24 @@ $(DRV_CP): | deps
 	  linux-source-6.1/scripts/const_structs.checkpatch
 	@touch $@
 
-.PHONY: driver test-driver
+.PHONY: driver test-driver dkms-install
 driver: $(DRV_KO)
+
+# The tree DKMS builds from: driver/'s files at the top, the two headers
+# under include/ (dkms.conf's MAKE line points WSE_TOP there).
+DRV_DKMS_SRC = $(DESTDIR)/usr/src/wse-$(DRV_VER)
+dkms-install:
+	install -d $(DRV_DKMS_SRC)/include/uapi/linux $(DRV_DKMS_SRC)/include/wsemu
+	install -m 0644 driver/dkms.conf driver/Kbuild driver/Makefile driver/wse_main.c \
+	  driver/wse_core.c driver/wse_core.h $(DRV_DKMS_SRC)/
+	install -m 0644 include/uapi/linux/wse.h $(DRV_DKMS_SRC)/include/uapi/linux/
+	install -m 0644 include/wsemu/wse_wire.h $(DRV_DKMS_SRC)/include/wsemu/
 
 test-driver: $(DRV_KO) $(DRV_TESTS) $(DRV_UAPI_T) $(DRV_CP) $(VM_GADGET) $(FAST_SERVER) \
              $(BUILD)/boards/sim-2x2/sim-2x2.dtb
 	for t in $(DRV_TESTS) $(DRV_UAPI_T); do $$t || exit 1; done
+	rm -rf $(DRV_DIR)/dkms && $(MAKE) --no-print-directory dkms-install DESTDIR=$(abspath $(DRV_DIR)/dkms)
+	tests/driver/dkms-check.sh $(abspath $(DRV_DIR)/dkms) /lib/modules/$(DRV_KVER)/build
 	cd $(DRV_DIR)/checkpatch && for f in $(DRV_FILES); do \
 	  perl scripts/checkpatch.pl --strict --no-tree -q -f $(TOP)/$$f || exit 1; done
 	$(VM_RUN) --out $(DRV_DIR)/vm --file $(DRV_KO) --qemu-opt -device --qemu-opt edu,addr=04.0 -- \
