@@ -8,7 +8,8 @@
 #                      header alone as C99 and C++; wse.ko loaded and unloaded
 #                      in a QEMU guest (tests/vm/vm-run.sh), no warning in
 #                      its kernel log; dkms.conf checked against the
-#                      driver (tests/driver/dkms-check.sh)
+#                      driver (tests/driver/dkms-check.sh); the udev rule
+#                      for /dev/wseN (tests/driver/udev-check.sh)
 #   make dkms-install  the module's sources and dkms.conf into
 #                      $(DESTDIR)/usr/src/wse-VERSION (then, as root:
 #                      dkms install wse/VERSION)
@@ -21,6 +22,7 @@ DRV_KO     := $(DRV_KBUILD)/wse.ko
 DRV_VMAJ   := $(shell sed -n 's/^\#define WSE_DRIVER_MAJOR \([0-9]*\)$$/\1/p' driver/wse_core.h)
 DRV_VMIN   := $(shell sed -n 's/^\#define WSE_DRIVER_MINOR \([0-9]*\)$$/\1/p' driver/wse_core.h)
 DRV_VER    := $(DRV_VMAJ).$(DRV_VMIN)
+DRV_UDEV_RULE := packaging/udev/70-wsemu-pcie.rules
 DRV_FILES  := driver/wse_main.c driver/wse_core.c driver/wse_core.h \
               driver/Kbuild driver/Makefile include/uapi/linux/wse.h
 DRV_DEPS   := $(DRV_FILES) include/wsemu/wse_wire.h
@@ -95,6 +97,7 @@ test-driver: $(DRV_KO) $(DRV_TESTS) $(DRV_UAPI_T) $(DRV_CP) $(VM_GADGET) $(FAST_
 	for t in $(DRV_TESTS) $(DRV_UAPI_T); do $$t || exit 1; done
 	rm -rf $(DRV_DIR)/dkms && $(MAKE) --no-print-directory dkms-install DESTDIR=$(abspath $(DRV_DIR)/dkms)
 	tests/driver/dkms-check.sh $(abspath $(DRV_DIR)/dkms) /lib/modules/$(DRV_KVER)/build
+	tests/driver/udev-check.sh $(DRV_UDEV_RULE)
 	cd $(DRV_DIR)/checkpatch && for f in $(DRV_FILES); do \
 	  perl scripts/checkpatch.pl --strict --no-tree -q -f $(TOP)/$$f || exit 1; done
 	$(VM_RUN) --out $(DRV_DIR)/vm --file $(DRV_KO) --qemu-opt -device --qemu-opt edu,addr=04.0 -- \

@@ -4,9 +4,9 @@
 # and its tests.
 #   make hostlib                 build $(BUILD)/host-lib/libwsehost.{so,a}
 #   make install PREFIX=DIR      install the libraries, headers, pkg-config files
-#                                and the udev rule under PREFIX/lib/udev/rules.d
+#                                and the udev rules under PREFIX/lib/udev/rules.d
 #                                (install-hostlib: libwsehost alone)
-#   make install-udev            the udev rule into $(DESTDIR)$(UDEV_RULES_DIR)
+#   make install-udev            the udev rules into $(DESTDIR)$(UDEV_RULES_DIR)
 #                                (default /etc/udev/rules.d; root, then reload)
 #   make test-hostlib            unit tests, ASan/UBSan, valgrind, fuzz run
 #   make fuzz-hostlib FUZZ_TIME=3600   long fuzz run (docs/libwsehost.md)
@@ -27,7 +27,8 @@ HL_USB_CFLAGS := $(shell pkg-config --cflags libusb-1.0 2>/dev/null || echo -I/u
 HL_USB_LIBS   := $(shell pkg-config --libs libusb-1.0 2>/dev/null || echo -lusb-1.0)
 CFLAGS_transport_usb := $(HL_USB_CFLAGS)
 HL_LIBS  := $(WIRE_LIBS) $(HL_USB_LIBS) -lpthread
-HL_UDEV_RULES := packaging/udev/70-wsemu.rules
+# The USB bridges' rule; the PCIe driver's /dev/wseN (docs/driver.md).
+HL_UDEV_RULES := packaging/udev/70-wsemu.rules packaging/udev/70-wsemu-pcie.rules
 UDEV_RULES_DIR ?= /etc/udev/rules.d
 wsehost_CFLAGS := -std=c11 -O2 -g $(HL_WARN) -fPIC -fvisibility=hidden $(HL_INC)
 wsehost_DEPS   := $(HL_HDRS)
@@ -75,7 +76,7 @@ install-hostlib: hostlib
 	install -d $(DESTDIR)$(PREFIX)/lib/udev/rules.d
 	install -m 0644 $(HL_UDEV_RULES) $(DESTDIR)$(PREFIX)/lib/udev/rules.d/
 
-# The rule where udev reads it; then: udevadm control --reload, replug.
+# The rules where udev reads them; then: udevadm control --reload, replug.
 install-udev:
 	install -d $(DESTDIR)$(UDEV_RULES_DIR)
 	install -m 0644 $(HL_UDEV_RULES) $(DESTDIR)$(UDEV_RULES_DIR)/
