@@ -261,7 +261,11 @@ static void *event_main(void *arg)
 	struct wse_transport *t = arg;
 	while (!atomic_load(&t->stop)) {
 		struct timeval tv = {0, EVENT_STEP_MS * 1000};
-		libusb_handle_events_timeout_completed(t->ctx, &tv, NULL);
+		if (libusb_handle_events_timeout_completed(t->ctx, &tv, NULL)) {
+			/* failed at once: wait the step instead of spinning */
+			struct timespec ts = {0, EVENT_STEP_MS * 1000000L};
+			nanosleep(&ts, NULL);
+		}
 	}
 	return NULL;
 }
@@ -477,11 +481,13 @@ static void wait_step(struct wse_transport *t, long long left, int *arrived)
 	if (t->hp_on) {
 		struct timeval tv = {(time_t)(left / 1000),
 				     (suseconds_t)(left % 1000) * 1000};
-		libusb_handle_events_timeout_completed(t->ctx, &tv, arrived);
-	} else {
-		struct timespec ts = {0, (long)left * 1000000L};
-		nanosleep(&ts, NULL);
+		if (!libusb_handle_events_timeout_completed(t->ctx, &tv, arrived))
+			return;
+		if (left > POLL_MS) /* failed at once: poll, not spin */
+			left = POLL_MS;
 	}
+	struct timespec ts = {0, (long)left * 1000000L};
+	nanosleep(&ts, NULL);
 }
 
 static int LIBUSB_CALL arrived_cb(libusb_context *ctx, libusb_device *dev,
@@ -759,10 +765,15 @@ static int usb_send(struct wse_transport *t, const void *buf, size_t len,
 				  (int)len, out_cb, t, 0);
 	memcpy(t->out->buffer, buf, len);
 	int e = libusb_submit_transfer(t->out);
-	if (e) {
-		if (e == LIBUSB_ERROR_NO_DEVICE)
-			mark_gone(t);
-		r = e == LIBUSB_ERROR_NO_DEVICE ? WSE_ERROR_NO_DEVICE : usb_err(e);
+	if (e == LIBUSB_ERROR_NO_DEVICE) {
+		mark_gone(t);
+		r = WSE_ERROR_NO_DEVICE;
+		goto out;
+	}
+	if (e) { /* send's contract: any other failure is IO */
+		wse_log(t->log, WSE_LOG_ERROR, "usb: bulk-OUT submit: %s",
+			libusb_error_name(e));
+		r = WSE_ERROR_IO;
 		goto out;
 	}
 	t->flying++;
