@@ -77,6 +77,7 @@ struct wse_transport {
 	int out_busy, out_status;
 	uint64_t line_errors;
 	unsigned in_errors; /* failed bulk-IN transfers in a row */
+	unsigned in_lost; /* IN transfers whose resubmission failed */
 };
 
 /* A libusb error as a wse error. */
@@ -140,6 +141,8 @@ static int submit_in(struct wse_transport *t, unsigned i)
 	if (r) {
 		wse_log(t->log, WSE_LOG_ERROR, "usb: bulk-IN submit: %s",
 			libusb_error_name(r));
+		if (++t->in_lost == IN_XFERS) /* recv can only fail now */
+			pthread_cond_broadcast(&t->cond);
 		return usb_err(r);
 	}
 	t->flying++;
@@ -799,7 +802,8 @@ out:
 }
 
 /* transport.h's recv, from the ring the IN callbacks fill. Errors:
- * TIMEOUT, NO_DEVICE (once the board is gone, even with bytes left). */
+ * TIMEOUT, NO_DEVICE (once the board is gone, even with bytes left), IO
+ * (no IN transfer could be resubmitted, the ring empty). */
 static int usb_recv(struct wse_transport *t, void *buf, size_t cap,
 		    int timeout_ms)
 {
@@ -807,12 +811,14 @@ static int usb_recv(struct wse_transport *t, void *buf, size_t cap,
 	if (cap > (1u << 30))
 		cap = 1u << 30;
 	pthread_mutex_lock(&t->lock);
-	while (!t->rlen && !t->gone &&
+	while (!t->rlen && !t->gone && t->in_lost < IN_XFERS &&
 	       pthread_cond_timedwait(&t->cond, &t->lock, &dl) == 0)
 		;
 	int r;
 	if (t->gone) {
 		r = WSE_ERROR_NO_DEVICE;
+	} else if (!t->rlen && t->in_lost == IN_XFERS) {
+		r = WSE_ERROR_IO;
 	} else if (!t->rlen) {
 		r = WSE_ERROR_TIMEOUT;
 	} else {

@@ -590,6 +590,25 @@ static void test_in_status(void **s)
 	}
 }
 
+/* Every bulk-IN resubmission failing: recv returns IO, not TIMEOUT
+ * forever. */
+static void test_in_lost(void **s)
+{
+	(void)s;
+	for (unsigned dv = 0; dv < 2; dv++) {
+		fake_usb_reset(dv ? &vendor_hs : &ft231x, 1, 1);
+		struct wse_transport *t = open_ok("");
+		fake_usb_fail("submit_transfer", 0, LIBUSB_ERROR_IO);
+		for (unsigned k = 0; k < 4; k++)
+			fake_usb_complete(1, LIBUSB_TRANSFER_COMPLETED, NULL, 0);
+		delivered();
+		uint8_t b[4];
+		assert_int_equal(U->recv(t, b, 4, 5000), WSE_ERROR_IO);
+		want_log("bulk-IN submit: LIBUSB_ERROR_IO");
+		close_all(t);
+	}
+}
+
 /* Bulk-OUT transfers ending in error, and their submission failing. */
 static void test_out_status(void **s)
 {
@@ -704,6 +723,7 @@ int main(void)
 		cmocka_unit_test(test_open_tolerated),
 		cmocka_unit_test(test_events_fail),
 		cmocka_unit_test(test_in_status),
+		cmocka_unit_test(test_in_lost),
 		cmocka_unit_test(test_out_status),
 		cmocka_unit_test(test_in_packets),
 	};
