@@ -6,7 +6,8 @@
  * a vendor-class ff/57/01 device; both echo what is written to their
  * bulk-OUT endpoint back on bulk IN. The event handler completes
  * transfers; unplugging completes them with NO_DEVICE and fires hotplug
- * "left" callbacks, as libusb does.
+ * "left" callbacks, as libusb does. A test can make any call fail with a
+ * chosen error and complete transfers with a chosen status and payload.
  */
 #ifndef FAKE_LIBUSB_H
 #define FAKE_LIBUSB_H
