@@ -77,6 +77,7 @@ struct wse_transport {
 	int out_busy, out_status;
 	uint64_t line_errors;
 	unsigned in_errors; /* failed bulk-IN transfers in a row */
+	unsigned in_lost; /* IN transfers whose resubmission failed */
 };
 
 /* A libusb error as a wse error. */
@@ -140,6 +141,8 @@ static int submit_in(struct wse_transport *t, unsigned i)
 	if (r) {
 		wse_log(t->log, WSE_LOG_ERROR, "usb: bulk-IN submit: %s",
 			libusb_error_name(r));
+		if (++t->in_lost == IN_XFERS) /* recv can only fail now */
+			pthread_cond_broadcast(&t->cond);
 		return usb_err(r);
 	}
 	t->flying++;
@@ -261,7 +264,11 @@ static void *event_main(void *arg)
 	struct wse_transport *t = arg;
 	while (!atomic_load(&t->stop)) {
 		struct timeval tv = {0, EVENT_STEP_MS * 1000};
-		libusb_handle_events_timeout_completed(t->ctx, &tv, NULL);
+		if (libusb_handle_events_timeout_completed(t->ctx, &tv, NULL)) {
+			/* failed at once: wait the step instead of spinning */
+			struct timespec ts = {0, EVENT_STEP_MS * 1000000L};
+			nanosleep(&ts, NULL);
+		}
 	}
 	return NULL;
 }
@@ -477,11 +484,13 @@ static void wait_step(struct wse_transport *t, long long left, int *arrived)
 	if (t->hp_on) {
 		struct timeval tv = {(time_t)(left / 1000),
 				     (suseconds_t)(left % 1000) * 1000};
-		libusb_handle_events_timeout_completed(t->ctx, &tv, arrived);
-	} else {
-		struct timespec ts = {0, (long)left * 1000000L};
-		nanosleep(&ts, NULL);
+		if (!libusb_handle_events_timeout_completed(t->ctx, &tv, arrived))
+			return;
+		if (left > POLL_MS) /* failed at once: poll, not spin */
+			left = POLL_MS;
 	}
+	struct timespec ts = {0, (long)left * 1000000L};
+	nanosleep(&ts, NULL);
 }
 
 static int LIBUSB_CALL arrived_cb(libusb_context *ctx, libusb_device *dev,
@@ -759,10 +768,15 @@ static int usb_send(struct wse_transport *t, const void *buf, size_t len,
 				  (int)len, out_cb, t, 0);
 	memcpy(t->out->buffer, buf, len);
 	int e = libusb_submit_transfer(t->out);
-	if (e) {
-		if (e == LIBUSB_ERROR_NO_DEVICE)
-			mark_gone(t);
-		r = e == LIBUSB_ERROR_NO_DEVICE ? WSE_ERROR_NO_DEVICE : usb_err(e);
+	if (e == LIBUSB_ERROR_NO_DEVICE) {
+		mark_gone(t);
+		r = WSE_ERROR_NO_DEVICE;
+		goto out;
+	}
+	if (e) { /* send's contract: any other failure is IO */
+		wse_log(t->log, WSE_LOG_ERROR, "usb: bulk-OUT submit: %s",
+			libusb_error_name(e));
+		r = WSE_ERROR_IO;
 		goto out;
 	}
 	t->flying++;
@@ -788,7 +802,8 @@ out:
 }
 
 /* transport.h's recv, from the ring the IN callbacks fill. Errors:
- * TIMEOUT, NO_DEVICE (once the board is gone, even with bytes left). */
+ * TIMEOUT, NO_DEVICE (once the board is gone, even with bytes left), IO
+ * (no IN transfer could be resubmitted, the ring empty). */
 static int usb_recv(struct wse_transport *t, void *buf, size_t cap,
 		    int timeout_ms)
 {
@@ -796,12 +811,14 @@ static int usb_recv(struct wse_transport *t, void *buf, size_t cap,
 	if (cap > (1u << 30))
 		cap = 1u << 30;
 	pthread_mutex_lock(&t->lock);
-	while (!t->rlen && !t->gone &&
+	while (!t->rlen && !t->gone && t->in_lost < IN_XFERS &&
 	       pthread_cond_timedwait(&t->cond, &t->lock, &dl) == 0)
 		;
 	int r;
 	if (t->gone) {
 		r = WSE_ERROR_NO_DEVICE;
+	} else if (!t->rlen && t->in_lost == IN_XFERS) {
+		r = WSE_ERROR_IO;
 	} else if (!t->rlen) {
 		r = WSE_ERROR_TIMEOUT;
 	} else {

@@ -28,6 +28,9 @@ struct libusb_device_handle {
 #define MAX_XFERS 32
 #define MAX_HP    8
 #define MAX_CTRL  64
+#define MAX_FAIL  8
+#define MAX_CALLS 32
+#define MAX_DONE  16
 
 struct hp {
 	int on, events;
@@ -60,8 +63,98 @@ static struct {
 		uint16_t value, index;
 	} ctrl[MAX_CTRL];
 	unsigned nctrl;
-	int live; /* contexts + handles + transfers */
+	int live; /* contexts + handles + claims + transfers */
+	/* Injected failures, calls counted by name, injected completions. */
+	struct {
+		const char *call;
+		unsigned nth;
+		int err;
+	} fail[MAX_FAIL];
+	unsigned nfail;
+	struct {
+		const char *call;
+		unsigned n;
+	} calls[MAX_CALLS];
+	struct {
+		int in, status;
+		size_t len;
+		uint8_t data[FAKE_USB_DONE_MAX];
+	} done[MAX_DONE];
+	unsigned ndone;
 } F = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Count a call of name; its injected error, or 0. */
+static int fake_call(const char *name)
+{
+	pthread_mutex_lock(&F.lock);
+	unsigned k = 0, n;
+	while (k < MAX_CALLS && F.calls[k].call &&
+	       strcmp(F.calls[k].call, name))
+		k++;
+	if (k == MAX_CALLS)
+		abort(); /* raise MAX_CALLS */
+	F.calls[k].call = name;
+	n = ++F.calls[k].n;
+	int e = 0;
+	for (unsigned i = 0; i < F.nfail && !e; i++)
+		if (!strcmp(F.fail[i].call, name) &&
+		    (!F.fail[i].nth || F.fail[i].nth == n))
+			e = F.fail[i].err;
+	pthread_mutex_unlock(&F.lock);
+	return e;
+}
+
+void fake_usb_fail(const char *call, unsigned nth, int err)
+{
+	pthread_mutex_lock(&F.lock);
+	if (F.nfail == MAX_FAIL)
+		abort();
+	F.fail[F.nfail].call = call;
+	F.fail[F.nfail].nth = nth;
+	F.fail[F.nfail++].err = err;
+	pthread_mutex_unlock(&F.lock);
+}
+
+void fake_usb_fail_clear(void)
+{
+	pthread_mutex_lock(&F.lock);
+	F.nfail = 0;
+	pthread_mutex_unlock(&F.lock);
+}
+
+unsigned fake_usb_calls(const char *call)
+{
+	unsigned n = 0;
+	pthread_mutex_lock(&F.lock);
+	for (unsigned k = 0; k < MAX_CALLS && F.calls[k].call; k++)
+		if (!strcmp(F.calls[k].call, call))
+			n = F.calls[k].n;
+	pthread_mutex_unlock(&F.lock);
+	return n;
+}
+
+unsigned fake_usb_complete_left(void)
+{
+	pthread_mutex_lock(&F.lock);
+	unsigned n = F.ndone;
+	pthread_mutex_unlock(&F.lock);
+	return n;
+}
+
+void fake_usb_complete(int in, int status, const void *data, size_t len)
+{
+	pthread_mutex_lock(&F.lock);
+	if (F.ndone == MAX_DONE || len > FAKE_USB_DONE_MAX)
+		abort();
+	F.done[F.ndone].in = in;
+	F.done[F.ndone].status = status;
+	F.done[F.ndone].len = len;
+	if (data)
+		memcpy(F.done[F.ndone].data, data, len);
+	F.ndone++;
+	pthread_cond_broadcast(&F.cond);
+	pthread_mutex_unlock(&F.lock);
+}
 
 void fake_usb_reset(const struct fake_usb_dev *d, unsigned n, int hotplug)
 {
@@ -81,6 +174,8 @@ void fake_usb_reset(const struct fake_usb_dev *d, unsigned n, int hotplug)
 	F.hold = F.interrupt = F.auto_detach = 0;
 	F.flagged = 0;
 	F.nctrl = F.nev = 0;
+	F.nfail = F.ndone = 0;
+	memset(F.calls, 0, sizeof(F.calls));
 	pthread_mutex_unlock(&F.lock);
 	static int once;
 	if (!once) {
@@ -147,6 +242,9 @@ int fake_usb_auto_detach(void)
 
 int libusb_init(libusb_context **ctx)
 {
+	int e = fake_call("init");
+	if (e)
+		return e;
 	*ctx = calloc(1, sizeof(**ctx));
 	__atomic_add_fetch(&F.live, 1, __ATOMIC_SEQ_CST);
 	return *ctx ? 0 : LIBUSB_ERROR_NO_MEM;
@@ -170,8 +268,14 @@ int libusb_has_capability(uint32_t cap)
 
 const char *libusb_error_name(int e)
 {
-	(void)e;
-	return "LIBUSB_ERROR_FAKE";
+	static const char *const names[] = {
+		"LIBUSB_SUCCESS", "LIBUSB_ERROR_IO", "LIBUSB_ERROR_INVALID_PARAM",
+		"LIBUSB_ERROR_ACCESS", "LIBUSB_ERROR_NO_DEVICE",
+		"LIBUSB_ERROR_NOT_FOUND", "LIBUSB_ERROR_BUSY",
+		"LIBUSB_ERROR_TIMEOUT", "LIBUSB_ERROR_OVERFLOW",
+		"LIBUSB_ERROR_PIPE", "LIBUSB_ERROR_INTERRUPTED",
+		"LIBUSB_ERROR_NO_MEM", "LIBUSB_ERROR_NOT_SUPPORTED"};
+	return e <= 0 && e > -13 ? names[-e] : "LIBUSB_ERROR_OTHER";
 }
 
 int libusb_hotplug_register_callback(libusb_context *ctx, int events,
@@ -180,6 +284,9 @@ int libusb_hotplug_register_callback(libusb_context *ctx, int events,
 				     libusb_hotplug_callback_handle *h)
 {
 	(void)flags, (void)vid, (void)pid, (void)cls;
+	int e = fake_call("hotplug_register_callback");
+	if (e)
+		return e;
 	pthread_mutex_lock(&F.lock);
 	for (unsigned i = 0; i < MAX_HP; i++)
 		if (!F.hp[i].on) {
@@ -205,6 +312,9 @@ void libusb_hotplug_deregister_callback(libusb_context *ctx,
 ssize_t libusb_get_device_list(libusb_context *ctx, libusb_device ***list)
 {
 	(void)ctx;
+	int e = fake_call("get_device_list");
+	if (e)
+		return e;
 	libusb_device **l = calloc(FAKE_USB_MAX + 1, sizeof(*l));
 	ssize_t n = 0;
 	if (!l)
@@ -237,6 +347,9 @@ void libusb_unref_device(libusb_device *dev)
 int libusb_get_device_descriptor(libusb_device *dev,
 				 struct libusb_device_descriptor *dd)
 {
+	int e = fake_call("get_device_descriptor");
+	if (e)
+		return e;
 	memset(dd, 0, sizeof(*dd));
 	dd->bLength = sizeof(*dd);
 	dd->idVendor = F.d[dev->idx].vid;
@@ -255,8 +368,11 @@ int libusb_get_active_config_descriptor(libusb_device *dev,
 		struct libusb_endpoint_descriptor e[3];
 	} *b = calloc(1, sizeof(*b));
 	const struct fake_usb_dev *d = &F.d[dev->idx];
-	if (!b)
-		return LIBUSB_ERROR_NO_MEM;
+	int e = fake_call("get_active_config_descriptor");
+	if (e || !b) {
+		free(b);
+		return e ? e : LIBUSB_ERROR_NO_MEM;
+	}
 	b->c.bNumInterfaces = 1;
 	b->c.interface = &b->i;
 	b->i.altsetting = &b->s;
@@ -291,6 +407,9 @@ uint8_t libusb_get_bus_number(libusb_device *dev)
 
 int libusb_get_port_numbers(libusb_device *dev, uint8_t *ports, int len)
 {
+	int e = fake_call("get_port_numbers");
+	if (e)
+		return e;
 	if (len < 2)
 		return LIBUSB_ERROR_OVERFLOW;
 	memcpy(ports, F.d[dev->idx].ports, 2);
@@ -299,6 +418,9 @@ int libusb_get_port_numbers(libusb_device *dev, uint8_t *ports, int len)
 
 int libusb_open(libusb_device *dev, libusb_device_handle **h)
 {
+	int e = fake_call("open");
+	if (e)
+		return e;
 	if (F.d[dev->idx].access_denied)
 		return LIBUSB_ERROR_ACCESS;
 	if (!F.present[dev->idx])
@@ -327,6 +449,9 @@ int libusb_get_string_descriptor_ascii(libusb_device_handle *h, uint8_t idx,
 {
 	const char *s = F.d[h->dev->idx].serial;
 	(void)idx;
+	int e = fake_call("get_string_descriptor_ascii");
+	if (e)
+		return e;
 	snprintf((char *)data, (size_t)length, "%s", s);
 	return (int)strlen((char *)data);
 }
@@ -334,6 +459,9 @@ int libusb_get_string_descriptor_ascii(libusb_device_handle *h, uint8_t idx,
 int libusb_set_auto_detach_kernel_driver(libusb_device_handle *h, int on)
 {
 	(void)h;
+	int e = fake_call("set_auto_detach_kernel_driver");
+	if (e)
+		return e;
 	F.auto_detach = on;
 	return 0;
 }
@@ -341,19 +469,23 @@ int libusb_set_auto_detach_kernel_driver(libusb_device_handle *h, int on)
 int libusb_claim_interface(libusb_device_handle *h, int ifnum)
 {
 	(void)h, (void)ifnum;
-	return 0;
+	int e = fake_call("claim_interface");
+	if (!e)
+		__atomic_add_fetch(&F.live, 1, __ATOMIC_SEQ_CST);
+	return e;
 }
 
 int libusb_release_interface(libusb_device_handle *h, int ifnum)
 {
 	(void)h, (void)ifnum;
+	__atomic_sub_fetch(&F.live, 1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
 int libusb_clear_halt(libusb_device_handle *h, unsigned char ep)
 {
 	(void)h, (void)ep;
-	return 0;
+	return fake_call("clear_halt");
 }
 
 int libusb_control_transfer(libusb_device_handle *h, uint8_t type,
@@ -362,6 +494,9 @@ int libusb_control_transfer(libusb_device_handle *h, uint8_t type,
 			    unsigned int timeout)
 {
 	(void)data, (void)len, (void)timeout;
+	int e = fake_call("control_transfer");
+	if (e)
+		return e;
 	pthread_mutex_lock(&F.lock);
 	int gone = !F.present[h->dev->idx];
 	if (!gone && F.nctrl < MAX_CTRL) {
@@ -378,6 +513,8 @@ int libusb_control_transfer(libusb_device_handle *h, uint8_t type,
 struct libusb_transfer *libusb_alloc_transfer(int iso)
 {
 	(void)iso;
+	if (fake_call("alloc_transfer"))
+		return NULL;
 	struct libusb_transfer *x = calloc(1, sizeof(*x));
 	if (x)
 		__atomic_add_fetch(&F.live, 1, __ATOMIC_SEQ_CST);
@@ -394,7 +531,9 @@ void libusb_free_transfer(struct libusb_transfer *x)
 
 int libusb_submit_transfer(struct libusb_transfer *x)
 {
-	int r = 0;
+	int r = fake_call("submit_transfer");
+	if (r)
+		return r;
 	pthread_mutex_lock(&F.lock);
 	if (!F.present[x->dev_handle->dev->idx])
 		r = LIBUSB_ERROR_NO_DEVICE;
@@ -468,6 +607,32 @@ static void fill_in(struct libusb_transfer *x, unsigned i)
 	x->actual_length = (int)pos;
 }
 
+/* Complete x with the first injected completion for its direction;
+ * lock held. 1 if there was one. */
+static int injected(struct libusb_transfer *x)
+{
+	int in = !!(x->endpoint & 0x80);
+	for (unsigned k = 0; k < F.ndone; k++) {
+		if (F.done[k].in != in)
+			continue;
+		size_t n = F.done[k].len;
+		if (in) {
+			if (n > (size_t)x->length)
+				n = (size_t)x->length;
+			memcpy(x->buffer, F.done[k].data, n);
+		} else if (n > (size_t)x->length) {
+			n = (size_t)x->length;
+		}
+		x->status = (enum libusb_transfer_status)F.done[k].status;
+		x->actual_length = (int)n;
+		memmove(F.done + k, F.done + k + 1,
+			(F.ndone - k - 1) * sizeof(F.done[0]));
+		F.ndone--;
+		return 1;
+	}
+	return 0;
+}
+
 /* Take one transfer that can complete now, setting its status; lock
  * held. NULL if none. */
 static struct libusb_transfer *ready(void)
@@ -482,6 +647,8 @@ static struct libusb_transfer *ready(void)
 		} else if (F.cancelled[k]) {
 			x->status = LIBUSB_TRANSFER_CANCELLED;
 			x->actual_length = 0;
+		} else if (injected(x)) {
+			/* status and payload set */
 		} else if (!in && !F.hold) {
 			size_t n = (size_t)x->length;
 			if (F.echo_len[i] + n > F.echo_cap[i]) {
@@ -536,6 +703,9 @@ static int hotplug_event(libusb_context *ctx)
 int libusb_handle_events_timeout_completed(libusb_context *ctx,
 					   struct timeval *tv, int *completed)
 {
+	int e = fake_call("handle_events_timeout_completed");
+	if (e)
+		return e;
 	struct timespec dl;
 	clock_gettime(CLOCK_MONOTONIC, &dl);
 	dl.tv_sec += tv->tv_sec;

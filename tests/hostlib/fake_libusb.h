@@ -6,7 +6,8 @@
  * a vendor-class ff/57/01 device; both echo what is written to their
  * bulk-OUT endpoint back on bulk IN. The event handler completes
  * transfers; unplugging completes them with NO_DEVICE and fires hotplug
- * "left" callbacks, as libusb does.
+ * "left" callbacks, as libusb does. A test can make any call fail with a
+ * chosen error and complete transfers with a chosen status and payload.
  */
 #ifndef FAKE_LIBUSB_H
 #define FAKE_LIBUSB_H
@@ -37,11 +38,27 @@ void fake_usb_hold_out(int hold);
 unsigned fake_usb_ctrl_count(void);
 void fake_usb_ctrl_get(unsigned k, uint8_t *type, uint8_t *req,
 		       uint16_t *value, uint16_t *index);
-/* Packets flagged with an error, handles and contexts still open,
- * transfers allocated and not freed. */
+/* Packets flagged with an error; contexts and handles still open,
+ * interfaces claimed and transfers allocated, not released. */
 unsigned fake_usb_flagged(void);
 int fake_usb_leaks(void);
 /* Whether the kernel driver was set to detach automatically. */
 int fake_usb_auto_detach(void);
+
+/* Make the nth call (from 1; 0: every call) since the reset of the libusb
+ * function call, named without "libusb_" ("open", "control_transfer",
+ * "submit_transfer", ...), fail with err (a LIBUSB_ERROR_*; alloc_transfer
+ * returns NULL). Calls are counted even when none fails. */
+void fake_usb_fail(const char *call, unsigned nth, int err);
+void fake_usb_fail_clear(void);
+unsigned fake_usb_calls(const char *call);
+/* Complete the next bulk-IN (in 1) or bulk-OUT transfer with status (a
+ * LIBUSB_TRANSFER_*) and actual_length len: for IN the raw bytes data
+ * (FTDI status bytes included), for OUT nothing is echoed. Queued in
+ * order, ahead of the echo. */
+#define FAKE_USB_DONE_MAX 1024
+void fake_usb_complete(int in, int status, const void *data, size_t len);
+/* Injected completions not yet delivered. */
+unsigned fake_usb_complete_left(void);
 
 #endif /* FAKE_LIBUSB_H */
