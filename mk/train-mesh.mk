@@ -163,6 +163,22 @@ bench-train: $(TM_BENCH) $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(FAST_SERVER) $
 
 BENCH_STAGES += bench-train
 
+# The host update beside the device (docs/training.md): the fraction of
+# the optimizer's host time hidden behind the passes, on the fast model of
+# sim-4x4 (BENCH_UPDATE_STEPS steps each way).
+BENCH_UPDATE_STEPS ?= 40
+TM_BENCH_UPD := $(TM_DIR)/bench_train_update
+
+$(TM_BENCH_UPD): tests/bench/bench_train_update.c $(TR_INT)
+	@mkdir -p $(dir $@)
+	$(CC) $(TR_TCFLAGS) -o $@ $< $(TR_INT) $(TR_LIBS)
+
+.PHONY: bench-train-update
+bench-train-update: $(TM_BENCH_UPD) $(FAST_SERVER) $(FAST_BOARD_DTBS)
+	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) $(TM_BENCH_UPD) $(BENCH_UPDATE_STEPS)
+
+BENCH_STAGES += bench-train-update
+
 # The functional model against the RTL's benchmark model (tests/bench/bench_sim.sh).
 BENCH_SIM_STEPS ?= 10
 .PHONY: bench-sim

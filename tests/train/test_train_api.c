@@ -23,6 +23,7 @@
 #include "fmnist.h"
 #include "train_mesh.h"
 #include "train_ref.h"
+#include "train_stats.h"
 #include "wse_route.h"
 #include "wsehost.h"
 #include "wsehost_train.h"
@@ -933,11 +934,11 @@ static void test_step_batch_mesh_fast(void **state)
 }
 
 
-/* Steps of a (N devices) and b (one device with N times the
- * micro-batches) give the same bits: loss, correct count, every tensor
- * (weights and optimizer state) after every step; then the same
- * evaluation. */
-static void same_runs(wse_train *a, wse_train *b, unsigned steps, unsigned examples)
+/* Steps of a and b give the same bits: loss, correct count, every tensor
+ * (weights and optimizer state) after every step whose number is a
+ * multiple of every and after the last; then the same evaluation. */
+static void same_runs_every(wse_train *a, wse_train *b, unsigned steps, unsigned examples,
+			    unsigned every)
 {
 	for (unsigned k = 1; k <= steps; k++) {
 		struct wse_train_metrics ma = { .size = sizeof(ma) }, mb = { .size = sizeof(mb) };
@@ -952,7 +953,8 @@ static void same_runs(wse_train *a, wse_train *b, unsigned steps, unsigned examp
 		assert_int_equal(mb.examples, examples);
 		assert_memory_equal(&ma.loss, &mb.loss, 4);
 		assert_int_equal(ma.correct, mb.correct);
-		same_tensors(a, b);
+		if (k % every == 0 || k == steps)
+			same_tensors(a, b);
 	}
 	struct wse_train_metrics ea = { .size = sizeof(ea) }, eb = { .size = sizeof(eb) };
 
@@ -961,6 +963,13 @@ static void same_runs(wse_train *a, wse_train *b, unsigned steps, unsigned examp
 	assert_int_equal(ea.examples, 100);
 	assert_memory_equal(&ea.loss, &eb.loss, 4);
 	assert_int_equal(ea.correct, eb.correct);
+}
+
+/* The same, every tensor after every step: a (N devices) and b (one
+ * device with N times the micro-batches). */
+static void same_runs(wse_train *a, wse_train *b, unsigned steps, unsigned examples)
+{
+	same_runs_every(a, b, steps, examples, 1);
 }
 
 /* N host-reference devices with k micro-batches each = one with N * k. */
@@ -1141,6 +1150,81 @@ static void test_devices_mesh_fast(void **state)
 	wse_train_destroy(a);
 }
 
+/* The host update beside the device (runtime.host_update = overlap, the
+ * default) against the serial order: every step's loss and correct count,
+ * and every tensor after steps 3 and 6 (between them the steps run back to
+ * back, each update overlapping the next step's passes), bit for bit, an
+ * evaluation; then the figures of the updates. */
+static void check_host_update(const char *body, unsigned ndev, unsigned steps, unsigned L,
+			      unsigned examples)
+{
+	struct wse_train_opts o = { .size = sizeof(o), .num_devices = ndev };
+	char err[512], b2[1200];
+	wse_train *a, *b;
+	struct train_update_stats sa, sb;
+
+	snprintf(b2, sizeof(b2), "%sruntime.host_update = overlap\n", body);
+	if (wse_train_create(&a, params("ov.params", b2), &o, err, sizeof(err))) {
+		print_error("%s\n", err);
+		fail();
+	}
+	snprintf(b2, sizeof(b2), "%sruntime.host_update = serial\n", body);
+	assert_int_equal(wse_train_create(&b, params("se.params", b2), &o, err, sizeof(err)), 0);
+	same_runs_every(a, b, steps, examples, 3);
+	assert_int_equal(train_update_stats(a, &sa), 0);
+	assert_int_equal(train_update_stats(b, &sb), 0);
+	assert_int_equal(sa.updates, (uint64_t)steps * L);
+	assert_int_equal(sb.updates, (uint64_t)steps * L);
+	assert_true(sa.busy_ms > 0);
+	assert_true(sb.exposed_ms == sb.busy_ms);
+	print_message("  overlap = serial: %u steps; update %.3f ms, waited for %.3f ms (serial: %.3f ms)\n",
+		      steps, sa.busy_ms, sa.exposed_ms, sb.busy_ms);
+	wse_train_destroy(a);
+	wse_train_destroy(b);
+}
+
+static void test_devices_host_update_ref(void **state)
+{
+	(void)state;
+	const char *base = "model.layers = 196, 24, 12, 10\ndata.pool = 2\ndata.shuffle = 1\n"
+			   "train.batch_size = 12\nruntime.mesh = 4x3\n";
+	char body[600];
+
+	/* one device, AdamW */
+	snprintf(body, sizeof(body), "%soptimizer.name = adamw\noptimizer.lr = 0.003\n"
+		 "optimizer.weight_decay = 0.01\n", base);
+	check_host_update(body, 1, 6, 3, 12);
+	/* two devices with two micro-batches each: the gradients of three
+	 * passes are added on the update thread */
+	snprintf(body, sizeof(body), "%soptimizer.name = sgd\noptimizer.lr = 0.1\n"
+		 "optimizer.momentum = 0.9\ntrain.micro_batches = 2\n", base);
+	check_host_update(body, 2, 6, 3, 48);
+	/* a bad value */
+	char err[512];
+	wse_train *t;
+
+	snprintf(body, sizeof(body), "%sruntime.host_update = later\n", base);
+	assert_int_equal(wse_train_create(&t, params("bad.params", body), NULL, err, sizeof(err)),
+			 WSE_ERROR_INVALID_PARAM);
+	expect_message(err, "runtime.host_update = 'later': must be overlap or serial");
+}
+
+/* The same on the mesh backend over the functional model of sim-2x2,
+ * where the update of a layer runs while the device computes the layers
+ * below. */
+static void test_devices_host_update_mesh(void **state)
+{
+	(void)state;
+	if (!getenv("WSEMU_FAST") || !*getenv("WSEMU_FAST")) {
+		print_message("  WSEMU_FAST is not set: skipped\n");
+		skip();
+	}
+	check_host_update("model.layers = 196, 24, 12, 10\ndata.pool = 2\ndata.shuffle = 1\n"
+			  "train.batch_size = 8\noptimizer.name = adam\noptimizer.lr = 0.003\n"
+			  "runtime.backend = mesh\nruntime.device = sim:board=sim-2x2,model=fast\n",
+			  1, 6, 3, 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1158,6 +1242,8 @@ int main(void)
 		cmocka_unit_test(test_devices_ref),
 		cmocka_unit_test(test_devices_step_batch),
 		cmocka_unit_test(test_devices_mesh_fast),
+		cmocka_unit_test(test_devices_host_update_ref),
+		cmocka_unit_test(test_devices_host_update_mesh),
 	};
 
 	/* TR_FILTER: run only the tests matching (cmocka patterns: * and ?) */

@@ -118,6 +118,12 @@ struct wse_train_spec {
 	 * NULL: num_devices devices of the URI runtime.device. Not with
 	 * device. */
 	const char *devices;
+	/* runtime.host_update: "overlap" (NULL, the default) updates each
+	 * layer on a host thread as soon as its gradients are out, while the
+	 * device goes on with the layers below; "serial" updates every layer
+	 * after the step's last pass. Both give the same bits
+	 * (docs/training.md, "The host update beside the device"). */
+	const char *host_update;
 };
 
 /* data.label_column = last */

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "dataset.h"
 #include "fmnist.h"
@@ -28,6 +29,7 @@
 #include "train_backend.h"
 #include "train_mesh.h"
 #include "train_ref.h"
+#include "train_stats.h"
 
 #define TR_MAX_KEYS 64
 
@@ -55,6 +57,7 @@ struct tr_params {
 	const char *uri[WSE_TRAIN_MAX_DEVICES];
 	int timeout_ms;         /* mesh backend: bound of every wait on the device */
 	char memoryx_file[1024];
+	int overlap;            /* runtime.host_update = overlap (1) or serial (0) */
 	/* every key = value of the file, for wse_train_get_param */
 	unsigned nkv;
 	char key[TR_MAX_KEYS][48];
@@ -71,8 +74,47 @@ struct tr_job {
 	const uint8_t *y;
 	unsigned B, norm;
 	struct train_ref_out o;
+	struct train_pass_hooks hooks; /* with the host update beside the device */
 	int rc;
 	char err[512];
+};
+
+/*
+ * The host update beside the device (runtime.host_update = overlap,
+ * docs/training.md): a thread of the handle updates a layer as soon as
+ * every pass of the step's last round has reported its gradients (hook
+ * grads_out), while the passes go on with the layers below; a pass waits
+ * for a layer's update (hook weights_ready) before it reads its weights,
+ * and every call that reads or writes MemoryX otherwise waits for them
+ * all (tr_sync). Each layer is updated with the same operations as the
+ * serial order (gradients added in device order, then mx_opt_update), so
+ * the bits are the same. The parameters and optimizer state a layer had
+ * before its update are kept (bk) until the step ends, so that a step
+ * that fails after some layers were updated is undone. Every field is
+ * under mu; each wait is bounded by runtime.timeout_ms.
+ */
+struct tr_upd {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;          /* on CLOCK_MONOTONIC; broadcast on every change */
+	int stop;
+	/* the step whose last round runs (tr_upd_arm) */
+	uint64_t gen;
+	unsigned want;              /* passes that report each layer */
+	unsigned seen[TRAIN_REF_MAX_LAYERS];
+	struct mx_opt_scalars sc;
+	unsigned nfold;             /* devices whose gradients go into g, in order */
+	unsigned fold[WSE_TRAIN_MAX_DEVICES];
+	/* per layer, taken when it is queued */
+	uint64_t lgen[TRAIN_REF_MAX_LAYERS];
+	struct mx_opt_scalars lsc[TRAIN_REF_MAX_LAYERS];
+	unsigned lnfold[TRAIN_REF_MAX_LAYERS];
+	unsigned lfold[TRAIN_REF_MAX_LAYERS][WSE_TRAIN_MAX_DEVICES];
+	unsigned queued, busy;      /* layers (bit l) waiting, being updated */
+	unsigned ran;               /* layers of step gen updated (bk holds their old values) */
+	unsigned waiters;           /* threads waiting for an update */
+	double wait_t0;
+	struct train_update_stats st;
 };
 
 struct wse_train {
@@ -98,6 +140,12 @@ struct wse_train {
 	float *gt[WSE_TRAIN_MAX_DEVICES][2 * TRAIN_REF_MAX_LAYERS];
 	float *xb;    /* [ndev * batch, inputs]: device d's at d * batch */
 	uint8_t *yb;  /* [ndev * batch] */
+	struct tr_upd *upd;   /* the host update beside the device, or NULL (serial) */
+	int upd_started;      /* upd->th runs */
+	/* per parameter q: its values and optimizer state before the update
+	 * of the step in flight (w, then s1, s2 if any); with upd only */
+	float *bk[2 * TRAIN_REF_MAX_LAYERS];
+	struct train_update_stats ust; /* serial order: the updates' times */
 	long fault_kill_step;
 	long fault_ckpt_step;
 	long long fault_ckpt_bytes;
@@ -106,6 +154,8 @@ struct wse_train {
 
 static int tr_fail(wse_train *t, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+static int upd_start(wse_train *t);
+static int upd_stop(wse_train *t);
 
 static int tr_fail(wse_train *t, int code, const char *fmt, ...)
 {
@@ -433,6 +483,10 @@ static const char *params_set(struct wse_train_spec *s, const char *k, const cha
 			return "must be ROWSxCOLUMNS, each 1..64 (e.g. 4x4)";
 		s->mesh_rows = r;
 		s->mesh_cols = c;
+	} else if (!strcmp(k, "runtime.host_update")) {
+		if (strcmp(v, "overlap") && strcmp(v, "serial"))
+			return "must be overlap or serial";
+		s->host_update = v;
 	} else if (!strcmp(k, "runtime.memoryx_file")) {
 		if (strlen(v) >= sizeof(((struct tr_params *)0)->memoryx_file))
 			return "path too long";
@@ -649,6 +703,11 @@ static int spec_apply(wse_train *t, const struct wse_train_spec *s)
 	    (rc = spec_str(t, "memoryx_file", s->memoryx_file, "", p->memoryx_file,
 			   sizeof(p->memoryx_file))))
 		return rc;
+	if (s->host_update && strcmp(s->host_update, "overlap") &&
+	    strcmp(s->host_update, "serial"))
+		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+			       "spec.host_update = '%s': must be overlap or serial", s->host_update);
+	p->overlap = !s->host_update || !strcmp(s->host_update, "overlap");
 	if (ds_format_parse(s->data_format, &p->format))
 		return tr_fail(t, WSE_ERROR_INVALID_PARAM,
 			       "spec.data_format = '%s': must be fmnist, idx, npy or csv",
@@ -941,6 +1000,8 @@ static int tr_build(wse_train **out, wse_train *t, const struct wse_train_spec *
 	}
 	if ((rc = devices_open(t)))
 		goto fail;
+	if (p->overlap && (rc = upd_start(t)))
+		goto fail;
 	*out = t;
 	return 0;
 fail:
@@ -1005,6 +1066,8 @@ void wse_train_destroy(wse_train *t)
 {
 	if (!t)
 		return;
+	if (upd_stop(t))
+		return; /* an update still runs on the handle's memory: it stays */
 	for (unsigned d = 0; d < t->nopen; d++)
 		t->be->close(t->bs[d]);
 	mx_store_free(&t->st);
@@ -1017,6 +1080,7 @@ void wse_train_destroy(wse_train *t)
 		free(t->g[q]);
 		for (unsigned d = 0; d < WSE_TRAIN_MAX_DEVICES; d++)
 			free(t->gt[d][q]);
+		free(t->bk[q]);
 	}
 	free(t->jobs);
 	free(t);
@@ -1072,12 +1136,312 @@ const struct train_backend_ops *train_backend_find(const char *name)
 	return NULL;
 }
 
+/* ---- the host update beside the device (struct tr_upd) ----------------- */
+
+static double tr_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ms from now on CLOCK_MONOTONIC, for pthread_cond_timedwait. */
+static struct timespec tr_deadline(int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
+/* Parameter q's tensor (the weights of layer q / 2 or, q odd, its biases). */
+static int param_tensor(const wse_train *t, unsigned q)
+{
+	return q % 2 ? t->ib[q / 2] : t->iw[q / 2];
+}
+
+/* Layer l's update with the serial order's operations: the gradients of
+ * the jobs in fold added into g in that order, the old values kept in bk,
+ * then mx_opt_update on the weights and on the biases. */
+static void upd_layer(wse_train *t, unsigned l, const struct mx_opt_scalars *sc,
+		      unsigned nfold, const unsigned *fold)
+{
+	for (unsigned q = 2 * l; q < 2 * l + 2; q++) {
+		int ip = param_tensor(t, q);
+		size_t n = t->st.t[ip].count;
+		float *w = mx_store_data(&t->st, ip);
+		float *s1 = mx_store_data(&t->st, t->s1[q]), *s2 = mx_store_data(&t->st, t->s2[q]);
+
+		for (unsigned k = 0; k < nfold; k++)
+			mx_grad_accumulate(n, t->g[q], t->gt[fold[k]][q]);
+		memcpy(t->bk[q], w, n * sizeof(float));
+		if (s1)
+			memcpy(t->bk[q] + n, s1, n * sizeof(float));
+		if (s2)
+			memcpy(t->bk[q] + 2 * n, s2, n * sizeof(float));
+		mx_opt_update(&t->p.opt, sc, n, w, s1, s2, t->g[q]);
+	}
+}
+
+/* The update thread: the queued layers, highest first (the order their
+ * gradients come out in). */
+static void *upd_main(void *arg)
+{
+	wse_train *t = arg;
+	struct tr_upd *u = t->upd;
+
+	pthread_mutex_lock(&u->mu);
+	for (;;) {
+		if (!u->queued) {
+			if (u->stop)
+				break;
+			/* idle until a layer is queued or the handle goes; the
+			 * bound only makes it look again */
+			struct timespec ts = tr_deadline(1000);
+
+			pthread_cond_timedwait(&u->cv, &u->mu, &ts);
+			continue;
+		}
+		unsigned l = 31u - (unsigned)__builtin_clz(u->queued), bit = 1u << l;
+		struct mx_opt_scalars sc = u->lsc[l];
+		unsigned nfold = u->lnfold[l], fold[WSE_TRAIN_MAX_DEVICES];
+
+		memcpy(fold, u->lfold[l], nfold * sizeof(unsigned));
+		u->queued &= ~bit;
+		u->busy |= bit;
+		pthread_mutex_unlock(&u->mu);
+		double t0 = tr_now_ms();
+
+		upd_layer(t, l, &sc, nfold, fold);
+		double ms = tr_now_ms() - t0;
+
+		pthread_mutex_lock(&u->mu);
+		u->busy &= ~bit;
+		if (u->lgen[l] == u->gen)
+			u->ran |= bit;
+		u->st.updates++;
+		u->st.busy_ms += ms;
+		pthread_cond_broadcast(&u->cv);
+	}
+	pthread_mutex_unlock(&u->mu);
+	return NULL;
+}
+
+/* Wait until no layer of mask is queued or being updated, at most
+ * runtime.timeout_ms: 0 or TIMEOUT. The time during which any thread
+ * waits here is the update time the device did not hide. */
+static int upd_wait(wse_train *t, unsigned mask)
+{
+	struct tr_upd *u = t->upd;
+	struct timespec ts = tr_deadline(t->p.timeout_ms);
+	int late, e = 0;
+
+	pthread_mutex_lock(&u->mu);
+	if ((u->queued | u->busy) & mask) {
+		if (u->waiters++ == 0)
+			u->wait_t0 = tr_now_ms();
+		while (((u->queued | u->busy) & mask) && e != ETIMEDOUT)
+			e = pthread_cond_timedwait(&u->cv, &u->mu, &ts);
+		if (--u->waiters == 0)
+			u->st.exposed_ms += tr_now_ms() - u->wait_t0;
+	}
+	late = ((u->queued | u->busy) & mask) != 0;
+	pthread_mutex_unlock(&u->mu);
+	return late ? WSE_ERROR_TIMEOUT : 0;
+}
+
+/* Hook weights_ready of a pass (user: its job). */
+static int upd_weights_ready(void *user, unsigned l)
+{
+	const struct tr_job *j = user;
+
+	return upd_wait(j->t, 1u << l);
+}
+
+/* Hook grads_out of a pass of the step's last round: the layer is queued
+ * once every pass of the round has reported it. */
+static void upd_grads_out(void *user, unsigned l)
+{
+	const struct tr_job *j = user;
+	struct tr_upd *u = j->t->upd;
+
+	pthread_mutex_lock(&u->mu);
+	if (++u->seen[l] == u->want) {
+		u->lgen[l] = u->gen;
+		u->lsc[l] = u->sc;
+		u->lnfold[l] = u->nfold;
+		memcpy(u->lfold[l], u->fold, u->nfold * sizeof(unsigned));
+		u->queued |= 1u << l;
+		pthread_cond_broadcast(&u->cv);
+	}
+	pthread_mutex_unlock(&u->mu);
+}
+
+/* Hook grads_out of the other rounds: their gradients are summed after the
+ * round. */
+static void upd_grads_kept(void *user, unsigned l)
+{
+	(void)user, (void)l;
+}
+
+/* The n jobs set up next are the step's last round: each layer is updated
+ * with sc once all n have reported it, the gradients of the jobs of a
+ * micro-batch other than 0 added into g first, in job order. */
+static void upd_arm(wse_train *t, unsigned n, const struct mx_opt_scalars *sc)
+{
+	struct tr_upd *u = t->upd;
+
+	pthread_mutex_lock(&u->mu);
+	u->gen++;
+	u->want = n;
+	memset(u->seen, 0, sizeof(u->seen));
+	u->sc = *sc;
+	u->nfold = 0;
+	for (unsigned d = 0; d < n; d++) {
+		t->jobs[d].hooks.grads_out = upd_grads_out;
+		if (t->jobs[d].mb)
+			u->fold[u->nfold++] = d;
+	}
+	u->ran = 0;
+	pthread_mutex_unlock(&u->mu);
+}
+
+/* The step's last round failed (rc, the last error): once the layers it
+ * queued are updated, put back their values of before the step. */
+static int upd_undo(wse_train *t, int rc)
+{
+	struct tr_upd *u = t->upd;
+
+	if (upd_wait(t, ~0u)) {
+		size_t n = strlen(t->err);
+
+		snprintf(t->err + n, sizeof(t->err) - n,
+			 "; and the host update of the layers before the failure did not end within runtime.timeout_ms (%d ms): the weights are in an unknown state, load a checkpoint",
+			 t->p.timeout_ms);
+		return rc;
+	}
+	pthread_mutex_lock(&u->mu);
+	unsigned ran = u->ran;
+
+	u->ran = 0;
+	pthread_mutex_unlock(&u->mu);
+	for (unsigned q = 0; q < 2 * t->p.nlayers; q++) {
+		int ip = param_tensor(t, q);
+		size_t n = t->st.t[ip].count;
+		float *s1 = mx_store_data(&t->st, t->s1[q]), *s2 = mx_store_data(&t->st, t->s2[q]);
+
+		if (!(ran & 1u << (q / 2)))
+			continue;
+		memcpy(mx_store_data(&t->st, ip), t->bk[q], n * sizeof(float));
+		if (s1)
+			memcpy(s1, t->bk[q] + n, n * sizeof(float));
+		if (s2)
+			memcpy(s2, t->bk[q] + 2 * n, n * sizeof(float));
+	}
+	return rc;
+}
+
+/* Every update in flight ended: for the calls that read or write MemoryX
+ * (fn, for the error). */
+static int tr_sync(wse_train *t, const char *fn)
+{
+	if (!t->upd || !upd_wait(t, ~0u))
+		return 0;
+	return tr_fail(t, WSE_ERROR_TIMEOUT,
+		       "%s: the host update of step %llu did not end within runtime.timeout_ms (%d ms)",
+		       fn, (unsigned long long)t->step, t->p.timeout_ms);
+}
+
+/* The update thread and the copies of the values before an update. */
+static int upd_start(wse_train *t)
+{
+	struct tr_upd *u = calloc(1, sizeof(*u));
+	pthread_condattr_t ca;
+
+	if (!u)
+		return tr_fail(t, WSE_ERROR_NO_MEM, "out of memory");
+	if (pthread_mutex_init(&u->mu, NULL)) {
+		free(u);
+		return tr_fail(t, WSE_ERROR_NO_MEM, "cannot create the host update's mutex");
+	}
+	if (pthread_condattr_init(&ca) || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
+	    pthread_cond_init(&u->cv, &ca)) {
+		pthread_mutex_destroy(&u->mu);
+		free(u);
+		return tr_fail(t, WSE_ERROR_NO_MEM, "cannot create the host update's condition");
+	}
+	pthread_condattr_destroy(&ca);
+	t->upd = u;
+	for (unsigned q = 0; q < 2 * t->p.nlayers; q++)
+		if (!(t->bk[q] = malloc(3 * t->st.t[param_tensor(t, q)].count * sizeof(float))))
+			return tr_fail(t, WSE_ERROR_NO_MEM,
+				       "out of memory for the host update beside the device (runtime.host_update = serial needs no copy)");
+	if (pthread_create(&u->th, NULL, upd_main, t))
+		return tr_fail(t, WSE_ERROR_NO_MEM,
+			       "cannot start the host update thread (runtime.host_update = serial needs none)");
+	t->upd_started = 1;
+	return 0;
+}
+
+/* Stop the update thread; -1 if an update did not end within the
+ * time-out (its thread then still uses the handle, which must stay). */
+static int upd_stop(wse_train *t)
+{
+	struct tr_upd *u = t->upd;
+
+	if (!u)
+		return 0;
+	if (t->upd_started) {
+		int late = upd_wait(t, ~0u);
+
+		pthread_mutex_lock(&u->mu);
+		u->stop = 1;
+		pthread_cond_broadcast(&u->cv);
+		pthread_mutex_unlock(&u->mu);
+		if (late) {
+			pthread_detach(u->th);
+			return -1;
+		}
+		pthread_join(u->th, NULL);
+	}
+	pthread_cond_destroy(&u->cv);
+	pthread_mutex_destroy(&u->mu);
+	free(u);
+	t->upd = NULL;
+	return 0;
+}
+
+int train_update_stats(wse_train *t, struct train_update_stats *st)
+{
+	if (!t || !st)
+		return WSE_ERROR_INVALID_PARAM;
+	int rc = tr_sync(t, "train_update_stats");
+
+	if (rc)
+		return rc;
+	if (t->upd) {
+		pthread_mutex_lock(&t->upd->mu);
+		*st = t->upd->st;
+		pthread_mutex_unlock(&t->upd->mu);
+	} else {
+		*st = t->ust;
+	}
+	return 0;
+}
+
 static void *job_run(void *arg)
 {
 	struct tr_job *j = arg;
 
 	j->rc = j->t->be->pass(j->t->bs[j->dev], j->net, j->x, j->y, j->B, j->norm, &j->o,
-			       j->err, sizeof(j->err));
+			       j->t->upd ? &j->hooks : NULL, j->err, sizeof(j->err));
 	return NULL;
 }
 
@@ -1100,6 +1464,8 @@ static struct tr_job *job_init(wse_train *t, unsigned d, unsigned mb,
 	j->y = t->yb + (size_t)d * t->p.batch;
 	j->B = B;
 	j->norm = norm;
+	j->hooks = (struct train_pass_hooks){ .weights_ready = upd_weights_ready,
+					      .grads_out = upd_grads_kept, .user = j };
 	for (unsigned l = 0; grads && l < t->p.nlayers; l++) {
 		j->o.dw[l] = mb ? t->gt[d][2 * l] : t->g[2 * l];
 		j->o.db[l] = mb ? t->gt[d][2 * l + 1] : t->g[2 * l + 1];
@@ -1192,24 +1558,42 @@ static void put_metrics(struct wse_train_metrics *m, uint64_t step, float loss_s
 		m->device_cycles = cycles;
 }
 
-/* The MemoryX update with the gradients in t->g, parameter by parameter
- * in layer order. */
-static void opt_update(wse_train *t)
+/* The optimizer scalars of the step about to run. */
+static void step_scalars(wse_train *t, struct mx_opt_scalars *sc)
+{
+	const float *bp = mx_store_data(&t->st, t->ibeta);
+
+	*sc = (struct mx_opt_scalars){ .t = t->step, .beta1_pow = bp[0], .beta2_pow = bp[1] };
+	mx_opt_begin_step(&t->p.opt, sc);
+}
+
+/* The end of a step whose passes all succeeded: in the serial order the
+ * MemoryX update with the gradients in t->g, parameter by parameter in
+ * layer order (with the overlap the update thread has them); then the
+ * scalars and the step count. */
+static void step_end(wse_train *t, const struct mx_opt_scalars *sc)
 {
 	struct tr_params *p = &t->p;
 	float *bp = mx_store_data(&t->st, t->ibeta);
-	struct mx_opt_scalars sc = { .t = t->step, .beta1_pow = bp[0], .beta2_pow = bp[1] };
 
-	mx_opt_begin_step(&p->opt, &sc);
-	for (unsigned q = 0; q < 2 * p->nlayers; q++) {
-		int ip = q % 2 ? t->ib[q / 2] : t->iw[q / 2];
+	if (!t->upd) {
+		double t0 = tr_now_ms();
 
-		mx_opt_update(&p->opt, &sc, t->st.t[ip].count, mx_store_data(&t->st, ip),
-			      mx_store_data(&t->st, t->s1[q]), mx_store_data(&t->st, t->s2[q]),
-			      t->g[q]);
+		for (unsigned q = 0; q < 2 * p->nlayers; q++) {
+			int ip = param_tensor(t, q);
+
+			mx_opt_update(&p->opt, sc, t->st.t[ip].count, mx_store_data(&t->st, ip),
+				      mx_store_data(&t->st, t->s1[q]),
+				      mx_store_data(&t->st, t->s2[q]), t->g[q]);
+		}
+		double ms = tr_now_ms() - t0;
+
+		t->ust.updates += p->nlayers;
+		t->ust.busy_ms += ms;
+		t->ust.exposed_ms += ms;
 	}
-	bp[0] = sc.beta1_pow;
-	bp[1] = sc.beta2_pow;
+	bp[0] = sc->beta1_pow;
+	bp[1] = sc->beta2_pow;
 	t->step++;
 }
 
@@ -1232,24 +1616,30 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 	float loss_sum = 0.0f;
 	uint32_t correct = 0;
 	uint64_t cycles = 0;
+	struct mx_opt_scalars sc;
 
 	ref_net(t, &net);
+	step_scalars(t, &sc);
 	/* round r: device d runs micro-batch r * N + d */
 	for (unsigned r = 0; r < p->micro; r++) {
+		int last_upd = t->upd && r + 1 == p->micro;
+
 		for (unsigned d = 0; d < N; d++) {
 			struct tr_job *j = job_init(t, d, r * N + d, &net, p->batch, norm, 1);
 
 			next_batch(t, (float *)j->x, (uint8_t *)j->y);
 		}
+		if (last_upd)
+			upd_arm(t, N, &sc);
 		int rc = run_round(t, N, "micro-batch");
 
 		if (rc)
-			return rc;
-		fold_round(t, N, 1, &loss_sum, &correct, &cycles);
+			return last_upd ? upd_undo(t, rc) : rc;
+		fold_round(t, N, !last_upd, &loss_sum, &correct, &cycles);
 	}
 	if (t->fault_kill_step >= 0 && t->step + 1 == (uint64_t)t->fault_kill_step)
 		raise(SIGKILL); /* fault injection: killed mid-step */
-	opt_update(t);
+	step_end(t, &sc);
 	put_metrics(m, t->step, loss_sum, norm, correct, cycles);
 	return 0;
 }
@@ -1265,7 +1655,10 @@ static int eval_passes(wse_train *t, const float *x, const uint8_t *y8, const in
 	uint32_t correct = 0;
 	uint64_t cycles = 0;
 	const uint32_t bs = t->p.batch;
+	int rc = tr_sync(t, "evaluation");
 
+	if (rc)
+		return rc;
 	ref_net(t, &net);
 	/* batch k (examples k * bs ...) on device k % N, N batches a round */
 	for (uint32_t e0 = 0; e0 < n; e0 += bs * t->ndev) {
@@ -1286,8 +1679,7 @@ static int eval_passes(wse_train *t, const float *x, const uint8_t *y8, const in
 			if (logits)
 				j->o.logits = logits + (size_t)e * t->p.dims[t->p.nlayers];
 		}
-		int rc = run_round(t, nj, "batch");
-
+		rc = run_round(t, nj, "batch");
 		if (rc)
 			return rc;
 		fold_round(t, nj, 0, &loss_sum, &correct, &cycles);
@@ -1368,8 +1760,10 @@ int wse_train_step_batch(wse_train *t, const float *x, const int32_t *labels, ui
 	float loss_sum = 0.0f;
 	uint32_t correct = 0, per = n / N;
 	uint64_t cycles = 0;
+	struct mx_opt_scalars sc;
 
 	ref_net(t, &net);
+	step_scalars(t, &sc);
 	/* device d: examples d * per .. (d + 1) * per - 1, micro-batch d */
 	for (unsigned d = 0; d < N; d++) {
 		struct tr_job *j = job_init(t, d, d, &net, per, n, 1);
@@ -1378,11 +1772,13 @@ int wse_train_step_batch(wse_train *t, const float *x, const int32_t *labels, ui
 		for (uint32_t e = 0; e < per; e++) /* checked: < classes <= 256 */
 			((uint8_t *)j->y)[e] = (uint8_t)labels[(size_t)d * per + e];
 	}
+	if (t->upd)
+		upd_arm(t, N, &sc);
 	rc = run_round(t, N, "micro-batch");
 	if (rc)
-		return rc;
-	fold_round(t, N, 1, &loss_sum, &correct, &cycles);
-	opt_update(t);
+		return t->upd ? upd_undo(t, rc) : rc;
+	fold_round(t, N, !t->upd, &loss_sum, &correct, &cycles);
+	step_end(t, &sc);
 	put_metrics(m, t->step, loss_sum, n, correct, cycles);
 	return 0;
 }
@@ -1450,6 +1846,10 @@ int wse_train_get_tensor(wse_train *t, const char *name, float *buf, size_t coun
 		return k;
 	if (!buf)
 		return WSE_ERROR_INVALID_PARAM;
+	int rc = tr_sync(t, "wse_train_get_tensor");
+
+	if (rc)
+		return rc;
 	memcpy(buf, mx_store_data(&t->st, k), count * sizeof(float));
 	return 0;
 }
@@ -1462,6 +1862,10 @@ int wse_train_set_tensor(wse_train *t, const char *name, const float *buf, size_
 		return k;
 	if (!buf)
 		return WSE_ERROR_INVALID_PARAM;
+	int rc = tr_sync(t, "wse_train_set_tensor");
+
+	if (rc)
+		return rc;
 	memcpy(mx_store_data(&t->st, k), buf, count * sizeof(float));
 	return 0;
 }
@@ -1478,6 +1882,10 @@ int wse_train_save(wse_train *t, const char *path)
 {
 	if (!t || !path)
 		return WSE_ERROR_INVALID_PARAM;
+	int rc = tr_sync(t, "wse_train_save");
+
+	if (rc)
+		return rc;
 	struct mx_ckpt_meta meta = { .step = t->step, .rng_state = t->rng,
 				     .data_epoch = t->epoch, .data_pos = t->pos };
 	int fault = t->fault_ckpt_step >= 0 && (uint64_t)t->fault_ckpt_step == t->step;
@@ -1492,12 +1900,16 @@ int wse_train_load(wse_train *t, const char *path)
 		return WSE_ERROR_INVALID_PARAM;
 	struct mx_ckpt_meta meta;
 	size_t bytes = t->st.arena_elems * sizeof(float);
+	int rc = tr_sync(t, "wse_train_load");
+
+	if (rc)
+		return rc;
 	float *backup = malloc(bytes ? bytes : 1);
 
 	if (!backup)
 		return tr_fail(t, WSE_ERROR_NO_MEM, "checkpoint %s: out of memory", path);
 	memcpy(backup, t->st.arena, bytes);
-	int rc = mx_ckpt_load(path, &t->st, &meta, t->err, sizeof(t->err));
+	rc = mx_ckpt_load(path, &t->st, &meta, t->err, sizeof(t->err));
 
 	if (rc == 0 && t->perm && meta.data_pos > t->train.n) {
 		memcpy(t->st.arena, backup, bytes); /* leave the handle unchanged */
@@ -1522,12 +1934,16 @@ int wse_train_export_npz(wse_train *t, const char *path)
 {
 	if (!t || !path)
 		return WSE_ERROR_INVALID_PARAM;
-	return npz_write(path, &t->st, t->err, sizeof(t->err));
+	int rc = tr_sync(t, "wse_train_export_npz");
+
+	return rc ? rc : npz_write(path, &t->st, t->err, sizeof(t->err));
 }
 
 int wse_train_import_npz(wse_train *t, const char *path)
 {
 	if (!t || !path)
 		return WSE_ERROR_INVALID_PARAM;
-	return npz_read(path, &t->st, t->err, sizeof(t->err));
+	int rc = tr_sync(t, "wse_train_import_npz");
+
+	return rc ? rc : npz_read(path, &t->st, t->err, sizeof(t->err));
 }

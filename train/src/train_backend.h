@@ -42,6 +42,28 @@ struct train_backend_cfg {
 	unsigned rows, cols;
 };
 
+/*
+ * What a training pass tells the update beside it (docs/training.md, "The
+ * host update beside the device"). A pass given hooks calls, from its own
+ * thread:
+ *   weights_ready(user, l)  before it first reads net->w[l] or net->b[l];
+ *                           blocks until the optimizer update of layer l
+ *                           of the previous step is done. Returns 0, or a
+ *                           negative enum wse_error (TIMEOUT) that fails
+ *                           the pass with its error unchanged.
+ *   grads_out(user, l)      once out->dw[l] and out->db[l] are complete and
+ *                           the pass will read neither net->w[l] nor
+ *                           net->b[l] again, so that layer l can be
+ *                           updated while the pass goes on below it.
+ * Layers come to weights_ready in the order 0 .. L-1 and to grads_out in
+ * the order L-1 .. 0 (backward), each once per pass.
+ */
+struct train_pass_hooks {
+	int (*weights_ready)(void *user, unsigned l);
+	void (*grads_out)(void *user, unsigned l);
+	void *user;
+};
+
 struct train_backend_ops {
 	/* runtime.backend value, also returned by wse_train_backend(). */
 	const char *name;
@@ -64,13 +86,16 @@ struct train_backend_ops {
 	 * caller owns every buffer: the backend reads net's weights, x and
 	 * labels, writes out (and out->dw, out->db when out->dw[0] is not
 	 * NULL) and keeps no pointer after it returns. Blocks until the pass
-	 * is complete. Returns 0 or INVALID_PARAM, NO_MEM, and for a device
-	 * backend the device calls' errors (TIMEOUT, NO_DEVICE, DEVICE, ...);
-	 * on error err says why and out's contents are unspecified.
+	 * is complete. hooks (NULL: none) are called as struct
+	 * train_pass_hooks says. Returns 0 or INVALID_PARAM, NO_MEM, a hook's
+	 * error, and for a device backend the device calls' errors (TIMEOUT,
+	 * NO_DEVICE, DEVICE, ...); on error err says why and out's contents
+	 * are unspecified.
 	 */
 	int (*pass)(void *state, const struct train_ref_net *net, const float *x,
 		    const uint8_t *labels, unsigned B, unsigned norm,
-		    struct train_ref_out *out, char *err, size_t errlen);
+		    struct train_ref_out *out, const struct train_pass_hooks *hooks,
+		    char *err, size_t errlen);
 	/* close: release state (device included). Never fails; NULL is
 	 * ignored. */
 	void (*close)(void *state);

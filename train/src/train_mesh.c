@@ -625,62 +625,88 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, const floa
 	return r;
 }
 
+/* Gradient wavelets row r sends out of the east edge for layer l. */
+static size_t layer_grad_count(const struct train_ref_net *net, unsigned l, unsigned r,
+			       unsigned R)
+{
+	return (size_t)net->dims[l + 1] * wse_mlp_count(net->dims[l], r, R) +
+	       wse_mlp_count(net->dims[l + 1], r, R);
+}
+
 /* Gradient wavelets row r sends out of the east edge in one pass. */
 static size_t grad_count(const struct train_ref_net *net, unsigned r, unsigned R)
 {
 	size_t n = 0;
 
 	for (unsigned l = 0; l < net->nlayers; l++)
-		n += (size_t)net->dims[l + 1] * wse_mlp_count(net->dims[l], r, R) +
-		     wse_mlp_count(net->dims[l + 1], r, R);
+		n += layer_grad_count(net, l, r, R);
 	return n;
 }
 
-/* Take row r's gradients and place them: layers L-1 .. 0, outputs o in
- * order, the row's inputs ascending, then the bias of o at o's owner. */
-static int collect_grads(struct train_mesh *m, const struct train_ref_net *net, unsigned r,
-			 struct train_ref_out *out)
+/* Take row r's gradients of layer l (each row sends layers L-1 .. 0 in
+ * turn) into buf, room for them, and place them: outputs o in order, the
+ * row's inputs ascending, then the bias of o at o's owner. */
+static int collect_grads(struct train_mesh *m, const struct train_ref_net *net, unsigned l,
+			 unsigned r, uint64_t *buf, struct train_ref_out *out)
 {
-	size_t n = grad_count(net, r, m->R), got = 0;
-	uint64_t *buf = malloc((n ? n : 1) * sizeof(uint64_t));
+	size_t n = layer_grad_count(net, l, r, m->R), got = 0;
 	double end = now_ms() + m->timeout_ms;
 	int k;
 
-	if (!buf)
-		return WSE_ERROR_NO_MEM;
 	while (got < n) {
 		int left = (int)(end - now_ms());
 
-		if (left <= 0) {
-			free(buf);
+		if (left <= 0)
 			return tm_fail(m, WSE_ERROR_TIMEOUT,
-				       "mesh backend: row %u sent %zu of %zu gradients", r, got, n);
-		}
+				       "mesh backend: row %u sent %zu of %zu gradients of layer %u", r,
+				       got, n, l);
 		k = wse_stream_out(m->dev, WSE_EAST, r, buf + got, n - got, left);
-		if (k < 0 && k != WSE_ERROR_TIMEOUT) {
-			free(buf);
+		if (k < 0 && k != WSE_ERROR_TIMEOUT)
 			return tm_fail(m, k, "mesh backend: gradients of row %u: %s", r,
 				       wse_strerror(k));
-		}
 		if (k > 0)
 			got += (size_t)k;
 	}
 	size_t q = 0;
+	unsigned ni = net->dims[l], no = net->dims[l + 1];
 
-	for (unsigned l = net->nlayers; l-- > 0;) {
-		unsigned ni = net->dims[l], no = net->dims[l + 1];
+	for (unsigned o = 0; o < no; o++) {
+		for (unsigned i = r; i < ni; i += m->R)
+			out->dw[l][(size_t)o * ni + i] = u2f(wse_wavelet_data(buf[q++]));
+		if (o % m->R == r)
+			out->db[l][o] = u2f(wse_wavelet_data(buf[q++]));
+	}
+	m->st.bytes[TM_GRADIENTS] += 4ull * no * wse_mlp_count(ni, r, m->R);
+	m->st.bytes[TM_BIAS_GRADS] += 4ull * wse_mlp_count(no, r, m->R);
+	return 0;
+}
 
-		for (unsigned o = 0; o < no; o++) {
-			for (unsigned i = r; i < ni; i += m->R)
-				out->dw[l][(size_t)o * ni + i] = u2f(wse_wavelet_data(buf[q++]));
-			if (o % m->R == r)
-				out->db[l][o] = u2f(wse_wavelet_data(buf[q++]));
-		}
-		m->st.bytes[TM_GRADIENTS] += 4ull * no * wse_mlp_count(ni, r, m->R);
-		m->st.bytes[TM_BIAS_GRADS] += 4ull * wse_mlp_count(no, r, m->R);
+/* Every row's gradients, layer by layer from L-1 down; hooks (if any)
+ * hear of each layer as soon as all rows have sent it, while the device
+ * goes on with the layers below. */
+static int collect_layers(struct train_mesh *m, const struct train_ref_net *net,
+			  struct train_ref_out *out, const struct train_pass_hooks *hooks)
+{
+	size_t most = 1;
+
+	for (unsigned l = 0; l < net->nlayers; l++)
+		for (unsigned y = 0; y < m->R; y++)
+			if (layer_grad_count(net, l, y, m->R) > most)
+				most = layer_grad_count(net, l, y, m->R);
+	uint64_t *buf = malloc(most * sizeof(uint64_t));
+	int r = 0;
+
+	if (!buf)
+		return tm_fail(m, WSE_ERROR_NO_MEM, "mesh backend: gradients: %s",
+			       wse_strerror(WSE_ERROR_NO_MEM));
+	for (unsigned l = net->nlayers; !r && l-- > 0;) {
+		for (unsigned y = 0; !r && y < m->R; y++)
+			r = collect_grads(m, net, l, y, buf, out);
+		if (!r && hooks)
+			hooks->grads_out(hooks->user, l);
 	}
 	free(buf);
-	return 0;
+	return r;
 }
 
 static int wait_done(struct train_mesh *m)
@@ -826,6 +852,13 @@ static int with_tiles(struct train_mesh *m, int code)
 int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const float *x,
 		    const uint8_t *labels, unsigned B, unsigned norm, struct train_ref_out *out)
 {
+	return train_mesh_pass_hooked(m, net, x, labels, B, norm, out, NULL);
+}
+
+int train_mesh_pass_hooked(struct train_mesh *m, const struct train_ref_net *net,
+			   const float *x, const uint8_t *labels, unsigned B, unsigned norm,
+			   struct train_ref_out *out, const struct train_pass_hooks *hooks)
+{
 	unsigned L = net->nlayers;
 	int train = out->dw[0] != NULL, r;
 	struct layout lo;
@@ -848,7 +881,7 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 	if (r)
 		return tm_fail(m, r, "mesh backend: starting the pass: %s", wse_strerror(r));
 	struct tm_streams *q = tm_streams_new();
-	unsigned failed, submitted;
+	unsigned failed, submitted, hook_fail = 0;
 
 	if (!q)
 		return tm_fail(m, WSE_ERROR_NO_MEM, "mesh backend: starting the pass: %s",
@@ -856,8 +889,13 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 	r = stream_batch(m, q, net->dims[0], x, labels, B, lo.tc);
 	t1 = now_ms();
 	m->st.ms_load = t1 - t0;
-	for (unsigned l = 0; l < L && !r; l++)
+	for (unsigned l = 0; l < L && !r; l++) {
+		if (hooks && (r = hooks->weights_ready(hooks->user, l))) {
+			hook_fail = l + 1;
+			break;
+		}
 		r = stream_weights(m, q, net->w[l], net->b[l], net->dims[l], net->dims[l + 1], 0);
+	}
 	for (unsigned l = L; train && l-- > 1 && !r;)
 		r = stream_weights(m, q, net->w[l], NULL, net->dims[l], net->dims[l + 1], 1);
 	submitted = q->n;
@@ -865,6 +903,9 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 	int w = tm_streams_wait(m, q, &failed);
 	if (w)
 		r = w;
+	else if (hook_fail)
+		return tm_fail(m, r, "mesh backend: waiting for the update of layer %u: %s",
+			       hook_fail - 1, wse_strerror(r));
 	else if (r)
 		failed = submitted; /* building or submitting the next one failed */
 	if (r)
@@ -872,9 +913,8 @@ int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net, const
 					     failed == 0 ? "batch" : "weights", wse_strerror(r)));
 	t0 = now_ms();
 	m->st.ms_stream = t0 - t1;
-	for (unsigned y = 0; train && y < m->R; y++)
-		if ((r = collect_grads(m, net, y, out)))
-			return with_tiles(m, r);
+	if (train && (r = collect_layers(m, net, out, hooks)))
+		return with_tiles(m, r);
 	t1 = now_ms();
 	m->st.ms_collect = t1 - t0;
 	if ((r = wait_done(m)))
@@ -904,10 +944,10 @@ static int mesh_open(void **state, struct train_backend_cfg *cfg, char *err,
 
 static int mesh_pass(void *state, const struct train_ref_net *net,
 		     const float *x, const uint8_t *labels, unsigned B,
-		     unsigned norm, struct train_ref_out *out, char *err,
-		     size_t errlen)
+		     unsigned norm, struct train_ref_out *out,
+		     const struct train_pass_hooks *hooks, char *err, size_t errlen)
 {
-	int r = train_mesh_pass(state, net, x, labels, B, norm, out);
+	int r = train_mesh_pass_hooked(state, net, x, labels, B, norm, out, hooks);
 
 	if (r)
 		snprintf(err, errlen, "%s", train_mesh_last_error(state));

@@ -18,6 +18,7 @@ struct train_mesh;
 struct wse_device;
 struct wse_route_plan;
 struct wse_route_report;
+struct train_pass_hooks;
 
 #define TM_PROF_WORDS 48
 
@@ -71,6 +72,14 @@ void train_mesh_close(struct train_mesh *m);
 int train_mesh_pass(struct train_mesh *m, const struct train_ref_net *net,
 		    const float *x, const uint8_t *labels, unsigned B,
 		    unsigned norm, struct train_ref_out *out);
+/* The same with hooks (train_backend.h, struct train_pass_hooks; NULL:
+ * none): the weights of layer l are streamed after weights_ready(l), and
+ * the gradients are taken layer by layer, L-1 first, each reported by
+ * grads_out as soon as every row has sent it. A hook's error fails the
+ * pass with that error. */
+int train_mesh_pass_hooked(struct train_mesh *m, const struct train_ref_net *net,
+			   const float *x, const uint8_t *labels, unsigned B, unsigned norm,
+			   struct train_ref_out *out, const struct train_pass_hooks *hooks);
 /* The route plan of docs/training-dataflow.md section 6 for a mesh of
  * cols x rows with the device's color-to-VC map (wse_route.h); NULL when
  * memory runs out. The caller frees it with wse_route_plan_free(). */

@@ -305,17 +305,30 @@ static int ref_open(void **state, struct train_backend_cfg *cfg, char *err,
 	return 0;
 }
 
+/* The reference pass is one piece: every layer's weights are waited for
+ * before it, every layer's gradients reported after it. */
 static int ref_pass(void *state, const struct train_ref_net *net,
 		    const float *x, const uint8_t *labels, unsigned B,
-		    unsigned norm, struct train_ref_out *out, char *err,
+		    unsigned norm, struct train_ref_out *out,
+		    const struct train_pass_hooks *hooks, char *err,
 		    size_t errlen)
 {
 	(void)state;
-	int rc = train_ref_pass(net, x, labels, B, norm, out);
+	int rc = 0;
 
+	for (unsigned l = 0; hooks && !rc && l < net->nlayers; l++)
+		rc = hooks->weights_ready(hooks->user, l);
+	if (rc) {
+		snprintf(err, errlen, "host-reference backend: waiting for the update of the weights: %s",
+			 wse_strerror(rc));
+		return rc;
+	}
+	rc = train_ref_pass(net, x, labels, B, norm, out);
 	if (rc)
 		snprintf(err, errlen, "host-reference backend: pass failed: %s",
 			 wse_strerror(rc));
+	for (unsigned l = net->nlayers; hooks && !rc && out->dw[0] && l-- > 0;)
+		hooks->grads_out(hooks->user, l);
 	return rc;
 }
 

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * train_stats.h - what the training handle measures of its optimizer
+ * updates (docs/training.md, "The host update beside the device"), for the
+ * benchmarks. Internal to the library.
+ */
+#ifndef WSE_TRAIN_STATS_H
+#define WSE_TRAIN_STATS_H
+
+#include <stdint.h>
+
+#include "wsehost_train.h"
+
+struct train_update_stats {
+	uint64_t updates;   /* layer updates done */
+	double busy_ms;     /* host time of the updates (gradient sums of the
+			     * last round included with the overlap) */
+	double exposed_ms;  /* of which the passes and calls of the handle
+			     * waited for: all of it in the serial order */
+};
+
+/* The figures since the handle was created, every update of the steps so
+ * far ended (as wse_train_get_tensor waits for them). Returns 0, or
+ * INVALID_PARAM (t or st NULL), TIMEOUT (an update did not end within
+ * runtime.timeout_ms). */
+int train_update_stats(wse_train *t, struct train_update_stats *st);
+
+#endif /* WSE_TRAIN_STATS_H */
