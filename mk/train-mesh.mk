@@ -100,9 +100,10 @@ tm-full-4x4:
 
 TEST_STAGES += test-train-mesh
 
-# test_train_api (mk/training.mk) runs the API's mesh backend on the
-# functional model of sim-2x2 (WSEMU_FAST), defined after that fragment.
-test-train-host: $(FAST_SERVER) $(FAST_BOARD_DTBS)
+# test_train_api and the soak (mk/training.mk) run the API's mesh backend
+# on the functional model of sim-2x2 (WSEMU_FAST), defined after that
+# fragment.
+test-train-host test-train-soak: $(FAST_SERVER) $(FAST_BOARD_DTBS)
 TEST_FULL_STAGES += test-full-train-mesh
 
 # ---- make run: train on a simulated mesh -------------------------------------------

@@ -116,12 +116,15 @@ $(TR_DIR)/math_rv32.elf: tests/train/math_rv32.c tests/train/math_sample.h $(WIR
 
 TR_TEST_ENV = TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} WSEMU_FAST=$(abspath $(FAST_SERVER))
 test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/tsan/test_train_api $(TR_DIR)/test_wse_math \
-		$(TR_DIR)/math_rv32.elf $(WSETRAIN) $(TR_SO) $(TR_A)
+		$(TR_DIR)/math_rv32.elf $(TR_DIR)/soak_train $(WSETRAIN) $(TR_SO) $(TR_A)
 	@set -e; for t in $(TR_TESTS); do echo "--- $$t (ASan+UBSan)"; \
 		$(TR_TEST_ENV) $(TR_DIR)/$$t; done
 	@echo "--- test_train_api, several devices (TSan)"
 	$(TR_TEST_ENV) TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" TR_FILTER='test_devices_*' \
 		$(TR_DIR)/tsan/test_train_api
+	@echo "--- soak, short: 50 steps on the functional model of sim-2x2 (ASan+UBSan), 2 checkpoints"
+	@rm -rf $(TR_DIR)/soak-smoke; mkdir -p $(TR_DIR)/soak-smoke
+	$(TR_TEST_ENV) $(TR_SOAK_ASAN) $(TR_DIR)/soak_train 50 25 $(TR_DIR)/soak-smoke
 	@echo "--- wse_math: accuracy against glibc"
 	$(TR_DIR)/test_wse_math check
 	@echo "--- wse_math: host and QEMU rv32imf give the same bits"
@@ -149,6 +152,16 @@ test-train-host: $(addprefix $(TR_DIR)/,$(TR_TESTS)) $(TR_DIR)/tsan/test_train_a
 	grep -q 'backend host-reference' $(TR_DIR)/train-mini.out
 	@echo "test-train-host: all passed"
 
+# The soak (docs/training.md, "Soak"): the API on the functional model of
+# sim-2x2 (WSEMU_FAST) for many steps, checkpoints saved and loaded back,
+# the resident set printed and checked. ASan+UBSan (LeakSanitizer at exit),
+# with a quarantine small enough to keep the resident set flat, and a plain
+# build for valgrind.
+TR_SOAK_ASAN = ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=16
+$(TR_DIR)/plain/soak_train: tests/train/soak_train.c $(TR_INT)
+	@mkdir -p $(dir $@)
+	$(CC) $(TR_TCFLAGS) -o $@ $< $(TR_INT) $(TR_LIBS)
+
 run-train-host: $(WSETRAIN)
 	@mkdir -p $(TR_DIR)/run
 	$(WSETRAIN) --params docs/examples/fmnist-196-64-10.params --model-dir $(TR_DIR)/run/model --num-steps 600
@@ -164,6 +177,18 @@ test-train-host-full: $(WSETRAIN)
 	awk '/^eval:/ {for (k = 1; k <= NF; k++) if ($$k == "accuracy") acc = $$(k+1)} \
 		END {print "test accuracy", acc; exit !(acc + 0 >= 0.82)}' $(TR_DIR)/full/eval.out
 
-.PHONY: test-train-host-full
+# The soak of test-full: 10,000 steps under ASan+UBSan with a checkpoint
+# every 1,000, the resident set at most 4 MiB above its value at step
+# 1,000; then 200 steps under valgrind (no leak, no error).
+SOAK_STEPS ?= 10000
+test-train-soak: $(TR_DIR)/soak_train $(TR_DIR)/plain/soak_train
+	@rm -rf $(TR_DIR)/soak; mkdir -p $(TR_DIR)/soak/asan $(TR_DIR)/soak/valgrind
+	@echo "--- soak: $(SOAK_STEPS) steps (ASan+UBSan), a checkpoint every 1,000"
+	$(TR_TEST_ENV) $(TR_SOAK_ASAN) $(TR_DIR)/soak_train $(SOAK_STEPS) 1000 $(TR_DIR)/soak/asan 4096
+	@echo "--- soak: 200 steps under valgrind, a checkpoint every 100"
+	$(TR_TEST_ENV) valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=1 $(TR_DIR)/plain/soak_train 200 100 $(TR_DIR)/soak/valgrind 100000
+
+.PHONY: test-train-host-full test-train-soak
 TEST_STAGES += test-train-host
-TEST_FULL_STAGES += test-train-host-full
+TEST_FULL_STAGES += test-train-host-full test-train-soak

@@ -17,6 +17,14 @@
  *
  * Functions return 0 (or a count) or a negative enum wse_error value;
  * wse_train_last_error() gives the sentence of the handle's last failure.
+ *
+ * With runtime.host_update = overlap (the default) a step's optimizer
+ * update runs on a thread of the handle, layer by layer, beside the
+ * device, and may still run when wse_train_step returns; the calls that
+ * read or write the weights (evaluations, predictions, tensors,
+ * checkpoints, .npz files) first wait for it, at most runtime.timeout_ms,
+ * and fail with WSE_ERROR_TIMEOUT if it has not ended by then
+ * (docs/training.md, "The host update beside the device").
  */
 #ifndef WSEHOST_TRAIN_H
 #define WSEHOST_TRAIN_H
