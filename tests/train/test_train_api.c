@@ -1199,9 +1199,32 @@ static void test_devices_host_update_ref(void **state)
 	snprintf(body, sizeof(body), "%soptimizer.name = sgd\noptimizer.lr = 0.1\n"
 		 "optimizer.momentum = 0.9\ntrain.micro_batches = 2\n", base);
 	check_host_update(body, 2, 6, 3, 48);
-	/* a bad value */
+	/* a step that fails after its passes reported every layer (fault
+	 * injection) is undone: weights, optimizer state and step as before */
 	char err[512];
 	wse_train *t;
+	size_t l0, l1;
+
+	snprintf(body, sizeof(body), "%soptimizer.name = adam\noptimizer.lr = 0.003\n", base);
+	setenv("WSE_TRAIN_FAULT_FAIL_STEP", "3", 1);
+	int rc = wse_train_create(&t, params("fail.params", body), NULL, err, sizeof(err));
+
+	unsetenv("WSE_TRAIN_FAULT_FAIL_STEP");
+	assert_int_equal(rc, 0);
+	assert_int_equal(wse_train_step(t, NULL), 0);
+	assert_int_equal(wse_train_step(t, NULL), 0);
+	float *before = snapshot(t, &l0);
+
+	assert_int_equal(wse_train_step(t, NULL), WSE_ERROR_DEVICE);
+	expect_message(wse_train_last_error(t), "fault injection: step 3 fails after its last passes");
+	float *after = snapshot(t, &l1);
+
+	assert_int_equal(l0, l1);
+	assert_memory_equal(before, after, l0);
+	free(before);
+	free(after);
+	wse_train_destroy(t);
+	/* a bad value */
 
 	snprintf(body, sizeof(body), "%sruntime.host_update = later\n", base);
 	assert_int_equal(wse_train_create(&t, params("bad.params", body), NULL, err, sizeof(err)),

@@ -147,6 +147,7 @@ struct wse_train {
 	float *bk[2 * TRAIN_REF_MAX_LAYERS];
 	struct train_update_stats ust; /* serial order: the updates' times */
 	long fault_kill_step;
+	long fault_fail_step;
 	long fault_ckpt_step;
 	long long fault_ckpt_bytes;
 	char err[768];
@@ -775,6 +776,8 @@ static int fault_env(wse_train *t)
 	const char *s = getenv("WSE_TRAIN_FAULT_KILL_STEP");
 
 	t->fault_kill_step = s ? atol(s) : -1;
+	s = getenv("WSE_TRAIN_FAULT_FAIL_STEP");
+	t->fault_fail_step = s ? atol(s) : -1;
 	s = getenv("WSE_TRAIN_FAULT_CKPT_KILL");
 	t->fault_ckpt_step = -1;
 	if (s && sscanf(s, "%ld:%lld", &t->fault_ckpt_step, &t->fault_ckpt_bytes) != 2)
@@ -1633,6 +1636,11 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 			upd_arm(t, N, &sc);
 		int rc = run_round(t, N, "micro-batch");
 
+		if (!rc && r + 1 == p->micro && t->fault_fail_step >= 0 &&
+		    t->step + 1 == (uint64_t)t->fault_fail_step)
+			rc = tr_fail(t, WSE_ERROR_DEVICE,
+				     "fault injection: step %llu fails after its last passes",
+				     (unsigned long long)t->step + 1);
 		if (rc)
 			return last_upd ? upd_undo(t, rc) : rc;
 		fold_round(t, N, !last_upd, &loss_sum, &correct, &cycles);
