@@ -741,6 +741,19 @@ static float *snapshot(wse_train *t, size_t *len)
 	return buf;
 }
 
+/* t's tensors and step are still before (of l0 bytes, from snapshot());
+ * before is freed. */
+static void expect_unchanged(wse_train *t, float *before, size_t l0)
+{
+	size_t l1;
+	float *after = snapshot(t, &l1);
+
+	assert_int_equal(l0, l1);
+	assert_memory_equal(before, after, l0);
+	free(before);
+	free(after);
+}
+
 static void expect_batch_error(wse_train *t, int eval, const float *x, const int32_t *y,
 			       uint32_t n, int code, const char *needle)
 {
@@ -799,7 +812,7 @@ static void test_bad_batch_and_spec(void **state)
 	assert_int_equal(wse_train_step_batch(NULL, x, y, 1, NULL), IP);
 	assert_int_equal(wse_train_eval_batch(NULL, x, y, 1, NULL), IP);
 	float z[9 * 3];
-	size_t l0, l1;
+	size_t l0;
 	float *before = snapshot(t, &l0);
 
 	assert_int_equal(wse_train_predict(NULL, x, 1, z), IP);
@@ -810,12 +823,7 @@ static void test_bad_batch_and_spec(void **state)
 	assert_int_equal(wse_train_predict(t, x, 0, z), IP);
 	expect_message(wse_train_last_error(t), "wse_train_predict: no examples (n = 0)");
 	assert_int_equal(wse_train_predict(t, x, 9, z), 0); /* changes nothing either */
-	float *after = snapshot(t, &l1);
-
-	assert_int_equal(l0, l1);
-	assert_memory_equal(before, after, l0);
-	free(before);
-	free(after);
+	expect_unchanged(t, before, l0);
 	wse_train_destroy(t);
 
 	/* specs */
@@ -1203,7 +1211,7 @@ static void test_devices_host_update_ref(void **state)
 	 * injection) is undone: weights, optimizer state and step as before */
 	char err[512];
 	wse_train *t;
-	size_t l0, l1;
+	size_t l0;
 
 	snprintf(body, sizeof(body), "%soptimizer.name = adam\noptimizer.lr = 0.003\n", base);
 	setenv("WSE_TRAIN_FAULT_FAIL_STEP", "3", 1);
@@ -1217,12 +1225,7 @@ static void test_devices_host_update_ref(void **state)
 
 	assert_int_equal(wse_train_step(t, NULL), WSE_ERROR_DEVICE);
 	expect_message(wse_train_last_error(t), "fault injection: step 3 fails after its last passes");
-	float *after = snapshot(t, &l1);
-
-	assert_int_equal(l0, l1);
-	assert_memory_equal(before, after, l0);
-	free(before);
-	free(after);
+	expect_unchanged(t, before, l0);
 	wse_train_destroy(t);
 	/* a bad value */
 
