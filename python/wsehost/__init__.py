@@ -75,6 +75,7 @@ class _Spec(ctypes.Structure):
         ("data_test_y", ctypes.c_char_p),
         ("data_label_column", ctypes.c_uint32),
         ("devices", ctypes.c_char_p),
+        ("host_update", ctypes.c_char_p),
     ]
 
 
@@ -264,14 +265,17 @@ class Trainer:
     without "data.": format ("idx", "npy", "csv"), train_x, train_y,
     test_x, test_y, label_column (an integer or "last"), shuffle,
     shuffle_seed; train on it with step_data() and evaluate with
-    evaluate_data(). Results are bit-identical to the C API and to
-    wsetrain given the same model, data and order.
+    evaluate_data(). host_update: "overlap" (None, the default: each
+    layer's optimizer update on a host thread as soon as its gradients are
+    out, beside the device) or "serial" (docs/training.md, "The host update
+    beside the device"); the same bits. Results are bit-identical to the C
+    API and to wsetrain given the same model, data and order.
     """
 
     def __init__(self, layers, optimizer="sgd", lr=None, momentum=None, beta1=None,
                  beta2=None, eps=None, weight_decay=None, batch_size=32,
                  backend="host-reference", device=None, mesh=None, seed=1, timeout_ms=None,
-                 data=None, devices=None, num_devices=0):
+                 data=None, devices=None, num_devices=0, host_update=None):
         lib = _library()
         self._t = ctypes.c_void_p()
         layers = [int(w) for w in layers]
@@ -286,8 +290,10 @@ class Trainer:
                 raise ValueError(f"layers[{k}] = {w}: must be 1..{MAX_WIDTH}")
             spec.widths[k] = w
         self._keep = [_bytes(optimizer), _bytes(backend), _bytes(device),
-                      _bytes(None if devices is None else ", ".join(devices))]
-        spec.optimizer, spec.backend, spec.device, spec.devices = self._keep
+                      _bytes(None if devices is None else ", ".join(devices)),
+                      _bytes(host_update)]
+        (spec.optimizer, spec.backend, spec.device, spec.devices,
+         spec.host_update) = self._keep
         for key, val in (("lr", lr), ("momentum", momentum), ("beta1", beta1),
                          ("beta2", beta2), ("eps", eps), ("weight_decay", weight_decay),
                          ("timeout_ms", timeout_ms)):

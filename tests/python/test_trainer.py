@@ -113,6 +113,22 @@ def test_two_devices():
     assert "n = 7 examples is not a multiple of the 2 devices" in e.value.message
 
 
+def test_host_update_serial_equals_overlap():
+    """The update beside the passes and the serial order: the same losses
+    and tensors, step by step; another value is refused."""
+    x, y = blobs(64, 7)
+    kw = dict(layers=[7, 12, 9, 3], optimizer="adam", lr=0.01, batch_size=8, num_devices=2)
+    a = wsehost.Trainer(host_update="overlap", **kw)
+    b = wsehost.Trainer(host_update="serial", **kw)
+    assert train2(a, x, y) == train2(b, x, y)
+    ta, tb = all_tensors(a), all_tensors(b)
+    for name in ta:
+        assert ta[name].tobytes() == tb[name].tobytes(), name
+    with pytest.raises(wsehost.WseError) as e:
+        wsehost.Trainer(host_update="later", **kw)
+    assert "spec.host_update = 'later': must be overlap or serial" in e.value.message
+
+
 @pytest.mark.skipif(not os.environ.get("WSEMU_FAST"),
                     reason="WSEMU_FAST (the functional model wsemu-fast) is not set")
 def test_two_fast_devices_equal_host_reference():
