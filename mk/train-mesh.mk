@@ -5,6 +5,8 @@
 #   make mlp-kernel        build the kernel ELF
 #   make test-train-mesh   the mesh backend against the reference, bit for bit
 #   make bench-train       BENCH train.* figures
+#   make bench-train-update BENCH train.host_update_*: the host update beside
+#                          the device, on the fast model
 # docs/training-dataflow.md, docs/training.md.
 
 TM_DIR    := $(BUILD)/train-mesh

@@ -6,7 +6,10 @@
 #   make trainlib          $(BUILD)/train/libwsetrain.{so,a}, wsetrain.pc
 #   make wsetrain          build $(BUILD)/train/bin/wsetrain
 #   make test-train-host   cmocka tests (the API's mesh backend on wsemu-fast
-#                          among them), QEMU check of wse_math, wsetrain runs
+#                          among them), QEMU check of wse_math, wsetrain runs,
+#                          a short soak
+#   make test-train-soak   the soak of test-full: 10,000 steps under ASan,
+#                          200 under valgrind
 #   make run-train-host    train the default model on the host-reference backend
 
 TR_DIR   := $(BUILD)/train
