@@ -48,8 +48,9 @@ synth-host-if: | deps
 	  synth -top hif_evt; tee -q -o $(HIF_DIR)/synth/hif_evt.stat stat"
 	@echo "synth-host-if: hif_evt (2x2, OutDepth 32): $$(grep -E 'Number of cells' $(HIF_DIR)/synth/hif_evt.stat | tail -1 | tr -s ' ')"
 	@# The executor at a small size as well (2 x 2 mesh, 256-byte slots,
-	@# 32-wavelet outlets; its slots are flip-flops too): about 7 CPU
-	@# minutes. -defer: elaborated once, with these parameters.
+	@# 32-wavelet outlets: its slots and outlets, prim_ram_sdp block RAMs
+	@# on an FPGA, become flip-flops in a generic synth too). -defer:
+	@# elaborated once, with these parameters.
 	@yosys -q -l $(HIF_DIR)/synth/hif_exec.log -p "read_verilog -defer -sv -DSYNTHESIS $(RTL_PRIM_INC) \
 	  $(HIF_PKG) $(HIF_EVT) $(RTL_HIF_EXEC_SRCS); \
 	  chparam -set NumCols 2 -set NumRows 2 -set OutDepth 32 -set MaxPayload 256 hif_exec; \

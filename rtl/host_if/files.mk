@@ -1,10 +1,11 @@
 # rtl/host_if: the host interface (link framing, executor, event sender, the
 # crossings to the mesh). The generic crossing leaves are in rtl/prim
-# (RTL_PRIM_CDC_SRCS).
+# (RTL_PRIM_CDC_SRCS); the block RAM of the slots and outlets is listed with
+# the event sender, the first block that uses it.
 RTL_HIF_PKGS      := rtl/host_if/hif_pkg.sv
 RTL_HIF_RX_SRCS   := rtl/host_if/hif_rx_frame.sv
 RTL_HIF_TX_SRCS   := rtl/host_if/hif_tx_frame.sv
-RTL_HIF_EVT_SRCS  := rtl/host_if/hif_tx_arb.sv rtl/host_if/hif_evt.sv
+RTL_HIF_EVT_SRCS  := $(RTL_PRIM_SDP_SRCS) rtl/host_if/hif_tx_arb.sv rtl/host_if/hif_evt.sv
 RTL_HIF_EXEC_SRCS := rtl/host_if/hif_exec.sv
 # Link clock <-> mesh clock, one module per kind of traffic; the tops of
 # their lint and synthesis.

@@ -98,8 +98,8 @@ module hif_evt #(
   logic [CPW:0]  crp_d [NumTiles];
   logic [31:0]   drops_q, drops_d;
 
-  // Buffers (written below, no reset).
-  logic [37:0]   omem_q [NumPorts*OutDepth];
+  // Console buffers (written below, no reset). The outlet buffers are
+  // block RAM, one per port (below).
   logic [7:0]    cmem_q [NumTiles*ConDepth];
 
   // ---------------------------------------------------------------------
@@ -153,8 +153,9 @@ module hif_evt #(
   // Packet words.
   // ---------------------------------------------------------------------
   logic [37:0] out_head;
+  logic [37:0] orow [NumPorts];  // each outlet's entry at its read pointer
   logic [63:0] word;
-  assign out_head = omem_q[32'(port_q) * OutDepth + 32'(orp_q[port_q][OW-1:0])];
+  assign out_head = orow[port_q];
   always_comb begin
     word = '0;
     if (con_q) begin
@@ -346,11 +347,28 @@ module hif_evt #(
     end
   end
 
-  // Buffer writes: one wavelet per port and one character per tile a cycle.
+  // Outlet buffers: one block RAM a port, since every port may write a
+  // wavelet in the same cycle. The read address is the read pointer's next
+  // value, so that the registered read gives the entry at orp_q, as an
+  // asynchronous read would: the entry was written before it was counted
+  // in the fill, and it is not overwritten before it is popped (the
+  // credits bound the fill), so read-first never returns a stale entry.
+  for (genvar p = 0; p < NumPorts; p++) begin : g_outlet
+    prim_ram_sdp #(
+      .Width(38),
+      .Depth(OutDepth)
+    ) u_ram (
+      .clk_i  (clk_i),
+      .we_i   (out_valid_i[p]),
+      .waddr_i(owp_q[p][OW-1:0]),
+      .wdata_i(out_data_i[p*38 +: 38]),
+      .raddr_i(orp_d[p][OW-1:0]),
+      .rdata_o(orow[p])
+    );
+  end
+
+  // Console writes: one character per tile a cycle.
   always_ff @(posedge clk_i) begin
-    for (int p = 0; p < NumPorts; p++)
-      if (out_valid_i[p])
-        omem_q[p * OutDepth + 32'(owp_q[p][OW-1:0])] <= out_data_i[p*38 +: 38];
     for (int t = 0; t < NumTiles; t++)
       if (putc_valid_i[t] && cfill[t] < (CPW+1)'(ConDepth))
         cmem_q[t * ConDepth + 32'(cwp_q[t][CPW-1:0])] <= putc_char_i[t*8 +: 8];

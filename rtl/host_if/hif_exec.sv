@@ -103,10 +103,13 @@ module hif_exec #(
 
   // ---------------------------------------------------------------------
   // Request slots: two payload buffers (slots 0 and 1) and the control
-  // slot (2), each with its header and verdict.
+  // slot (2), each with its header and verdict. The payload buffers are
+  // block RAM (registered read, below); the control slot's few words and
+  // the first two words of each request slot (the fields the dispatcher
+  // decodes in one cycle) are also kept in flip-flops.
   // ---------------------------------------------------------------------
-  logic [63:0] buf_q [2*BufWords];
   logic [63:0] ctl_q [CtlWords];
+  logic [63:0] hd_q [2][2];    // [slot][word]: words 0 and 1 as received
   logic [2:0]  full_q;
   logic [2:0]  s_evt_q [3];
   logic [7:0]  s_op_q [3];
@@ -143,7 +146,10 @@ module hif_exec #(
     for (int s = 0; s < 3; s++)
       if (full_q[s] && s_tag_q[s] == hdr_tag_i) tag_in_flight = 1'b1;
   end
-  assign pl_ready_o  = !full_q[wr_sel];
+  // A payload word waits while the executor writes management read data
+  // into the block RAM (one write port).
+  logic x_we;
+  assign pl_ready_o  = !full_q[wr_sel] && !x_we;
   assign evt_ready_o = !full_q[wr_sel] || (evt_code_i == EvtDrop);
 
   // ---------------------------------------------------------------------
@@ -158,7 +164,8 @@ module hif_exec #(
   // What the mgmt loop does.
   typedef enum logic [2:0] {MkAcc, MkCtrl, MkReset, MkPerf} mgmt_kind_e;
   // Where payload words of a packet being sent come from.
-  typedef enum logic [1:0] {SrcBuf, SrcInfo, SrcVer} src_e;
+  // SrcCnt: the host interface counters, as sampled at dispatch (csnap_q).
+  typedef enum logic [1:0] {SrcBuf, SrcInfo, SrcVer, SrcCnt} src_e;
   // What follows a sent packet.
   // RetSideQueued: an ABORT in the control slot ended the queued request in
   // the other request slot; the stalled stream-in goes on.
@@ -209,8 +216,10 @@ module hif_exec #(
   logic         err_q;
   logic [15:0]  err_st_q;
 
-  // Host interface counters (docs/protocol.md 4.10).
+  // Host interface counters (docs/protocol.md 4.10), and their values when
+  // a PERF_READ of the host interface was dispatched (its answer).
   logic [31:0] cnt_q [7];
+  logic [31:0] csnap_q [7];
 
   // Intake credits of the mesh, per port and VC.
   logic [CredW-1:0] icred_q [NumPorts][NumVc];
@@ -304,25 +313,24 @@ module hif_exec #(
     baddr = {ss[0], kk[IW-1:0]};
   endfunction
 
-  // Word k of any slot (the control slot's words past CtlWords are never
-  // read: a longer payload is refused before it is walked).
-  function automatic logic [63:0] slot_word(logic [1:0] s, logic [IW:0] k);
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [IW:0] kk;
-    /* verilator lint_on UNUSEDSIGNAL */
-    kk = k;
-    slot_word = (s == CtlSlot) ? ctl_q[kk[CIW-1:0]] : buf_q[baddr(s, k)];
+  // Word 0 or 1 of any slot, from the flip-flops.
+  function automatic logic [63:0] hdr_word(logic [1:0] s, logic k);
+    hdr_word = (s == CtlSlot) ? ctl_q[CIW'(k)] : hd_q[s[0]][k];
   endfunction
 
   // The other request slot.
   logic [1:0] oth;
   assign oth = {1'b0, ~cur_q[0]};
 
-  // Current payload word of the handler / the executor.
-  logic [63:0] w_cur, w_p, w_hs;
-  assign w_cur = slot_word(cur_q, '0);
-  assign w_p   = buf_q[baddr(cur_q, p_q)];
-  assign w_hs  = slot_word(hs_q, p_q);
+  // Current payload word of the handler / the executor. w_p and w_hs come
+  // from the block RAM (rv_main says whether its data is that of the
+  // address the state asks for); the control slot's words from ctl_q.
+  logic [63:0] w_cur, w_p, w_hs, rd_main;
+  logic        rv_main, hs_rv;
+  assign w_cur = hdr_word(cur_q, 1'b0);
+  assign w_p   = rd_main;
+  assign w_hs  = (hs_q == CtlSlot) ? ctl_q[p_q[CIW-1:0]] : rd_main;
+  assign hs_rv = (hs_q == CtlSlot) || rv_main;
 
   // Tile access fields of the current request.
   logic [7:0]  a_x, a_y;
@@ -334,7 +342,7 @@ module hif_exec #(
   assign a_addr  = w_cur[63:32];
   logic [63:0] w_cur1;
   logic        unused_w_cur1;
-  assign w_cur1  = slot_word(cur_q, 1);
+  assign w_cur1  = hdr_word(cur_q, 1'b1);
   assign a_count = w_cur1[31:0];
   assign unused_w_cur1 = ^w_cur1[63:32];
 
@@ -365,7 +373,15 @@ module hif_exec #(
   always_comb begin
     src_word = '0;
     unique case (tx_src_q)
-      SrcBuf: src_word = buf_q[baddr(cur_q, tx_idx_q[IW:0])];  // never the control slot
+      SrcBuf: src_word = rd_main;  // never the control slot
+      SrcCnt: begin
+        unique case (tx_idx_q[1:0])
+          2'd0:    src_word = {csnap_q[0], 32'd7};
+          2'd1:    src_word = {csnap_q[2], csnap_q[1]};
+          2'd2:    src_word = {csnap_q[4], csnap_q[3]};
+          default: src_word = {csnap_q[6], csnap_q[5]};
+        endcase
+      end
       SrcInfo: begin
         unique case (tx_idx_q)
           14'd0: src_word = {32'(MaxPayload), 16'h0, 8'(hif_pkg::ProtoMinor),
@@ -417,7 +433,7 @@ module hif_exec #(
       rq_st_q    <= rq_st_d;
     end
   end
-  assign x_tx_valid   = (st_q == STxPl);
+  assign x_tx_valid   = (st_q == STxPl) && (tx_src_q != SrcBuf || rv_main);
 
   assign mgmt_req_valid_o = mg_valid_q;
   assign mgmt_req_write_o = mg_write_q;
@@ -433,21 +449,21 @@ module hif_exec #(
   // Stream-in lanes: the wavelet each would inject, whether it can, and the
   // chunk header at p_q the dispatcher would hand to a free lane.
   localparam int unsigned LW = (NumLanes > 1) ? $clog2(NumLanes) : 1;
-  logic [63:0]    ln_w [NumLanes];
+  logic [37:0]    ln_w [NumLanes];
+  logic [NumLanes-1:0] ln_rv;
   logic [VcW-1:0] ln_vc [NumLanes];
   logic [NumLanes-1:0] ln_go;
   logic [PW-1:0]  dsp_port;
   logic [LW-1:0]  dsp_lane;
-  logic           dsp_go, dsp_port_busy, si_done, si_stall;
+  logic           dsp_go, dsp_port_busy, si_done, si_stall, si_wait;
   logic [31:0]    si_n;        // wavelets injected this cycle
   logic           unused_hdr_rsvd;
   assign unused_hdr_rsvd = ^w_p[31:8];  // checked on arrival
   always_comb begin
     si_n = '0;
     for (int l = 0; l < NumLanes; l++) begin
-      ln_w[l]  = buf_q[baddr(cur_q, ln_p_q[l])];
       ln_vc[l] = vc_of(ln_w[l][36:32]);
-      ln_go[l] = ln_act_q[l] && (icred_q[ln_port_q[l]][ln_vc[l]] != '0);
+      ln_go[l] = ln_act_q[l] && ln_rv[l] && (icred_q[ln_port_q[l]][ln_vc[l]] != '0);
       si_n     = si_n + 32'(ln_go[l]);
     end
     dsp_port = port_idx(w_p[7:0]);
@@ -457,9 +473,133 @@ module hif_exec #(
       if (ln_act_q[l] && ln_port_q[l] == dsp_port) dsp_port_busy = 1'b1;
       if (!ln_act_q[l]) dsp_lane = LW'(l);
     end
-    dsp_go   = (p_q != nw_q) && !(&ln_act_q) && !dsp_port_busy;
+    dsp_go   = (p_q != nw_q) && !(&ln_act_q) && rv_main && !dsp_port_busy;
     si_done  = (p_q == nw_q) && !(|ln_act_q);
-    si_stall = !si_done && !dsp_go && !(|ln_go);
+    // Waiting a cycle for the block RAM is not a stall.
+    si_wait  = ((p_q != nw_q) && !(&ln_act_q) && !rv_main) || (|(ln_act_q & ~ln_rv));
+    si_stall = !si_done && !si_wait && !dsp_go && !(|ln_go);
+  end
+
+  // ---------------------------------------------------------------------
+  // Block RAM of the request slots. The payload buffers are read with a
+  // cycle of latency, so every read site asks for its address in the cycle
+  // before (ra_issue), and uses the data only when the address read then
+  // is the one its state needs now (rv_main, ln_rv): the same words as an
+  // asynchronous read, a cycle later at most. Where the next address is
+  // known (the next word of a response, of a grant walk, of a stream-in's
+  // chunk list, the next management access) it is asked for at once, so
+  // that those walks read a word a cycle. Two RAMs of 32-bit halves, since
+  // management read data is written a u32 at a time; and one copy of the
+  // wavelet bits for each stream-in lane, since the lanes read a wavelet
+  // each in the same cycle. The receiver and the executor share the write
+  // port; the receiver waits (pl_ready_o) while the executor writes.
+  // Nothing writes an address while it is being read for use: the
+  // receiver writes only a free slot, the executor only management read
+  // data, words ahead of the one it reads.
+  // ---------------------------------------------------------------------
+  logic [BW-1:0] ra_need, ra_issue, ra_q;
+  logic [IW:0]   p_next;       // p_q after the dispatch of a chunk
+  logic [BW-1:0] x_wa, rx_wa;
+  logic [1:0]    x_whalf;      // halves written: {upper, lower}
+  logic [31:0]   x_wd_lo, x_wd_hi;
+  logic [31:0]   x_j;          // u32 index of management read data
+  logic          rx_we;
+  assign p_next = (IW+1)'(32'(p_q) + 32'd1 + w_p[63:32]);
+  always_comb begin
+    unique case (st_q)
+      SMgmtReq, SMgmtRsp: ra_need = baddr(cur_q, (IW+1)'((mg_i_q + 32'd3) >> 1));
+      SSiRun:             ra_need = baddr(cur_q, p_q);
+      SCrChk, SCrApply:   ra_need = baddr(hs_q, p_q);
+      default:            ra_need = baddr(cur_q, tx_idx_q[IW:0]);
+    endcase
+  end
+  // Apart from ra_need, which the go signals (and so ra_issue) depend on.
+  always_comb begin
+    ra_issue = ra_need;
+    if (st_q == STxPl && x_tx_valid && x_tx_ready)
+      ra_issue = baddr(cur_q, tx_idx_q[IW:0] + 1'b1);
+    if (st_q == SMgmtRsp && mg_rsp_ours)
+      ra_issue = baddr(cur_q, (IW+1)'((mg_i_q + 32'd4) >> 1));
+    if (st_q == SSiRun && dsp_go)
+      ra_issue = baddr(cur_q, p_next);
+    if ((st_q == SCrChk && p_q != nw_q && !err_q && hs_rv) ||
+        (st_q == SCrApply && p_q != nw_q && hs_rv))
+      ra_issue = baddr(hs_q, p_q + 1'b1);
+  end
+  assign rv_main = (ra_q == ra_need);
+
+  // Management read data: u32 index i (MkPerf: i + 1, after the count,
+  // which goes into the lower half of word 0 with the first one).
+  always_comb begin
+    x_we    = (st_q == SMgmtRsp) && mg_rsp_ours && !mg_write_q;
+    x_j     = (mk_q == MkPerf) ? mg_i_q + 32'd1 : mg_i_q;
+    x_wa    = baddr(cur_q, (IW+1)'(x_j >> 1));
+    x_whalf = x_j[0] ? 2'b10 : 2'b01;
+    x_wd_lo = mgmt_rsp_rdata_i;
+    x_wd_hi = mgmt_rsp_rdata_i;
+    if (mk_q == MkPerf && mg_i_q == '0) begin
+      x_whalf = 2'b11;
+      x_wd_lo = 32'd15;
+    end
+  end
+  assign rx_we = pl_valid_i && pl_ready_o && (wr_sel != CtlSlot);
+  assign rx_wa = {wr_sel[0], wr_idx_q};
+
+  logic [BW-1:0] m_wa;
+  logic [1:0]    m_we;
+  logic [63:0]   m_wd;
+  assign m_we = x_we ? x_whalf : {2{rx_we}};
+  assign m_wa = x_we ? x_wa : rx_wa;
+  assign m_wd = x_we ? {x_wd_hi, x_wd_lo} : pl_data_i;
+
+  // Half h of the request slots' words (0: bits 31:0, 1: bits 63:32).
+  for (genvar h = 0; h < 2; h++) begin : g_slot_half
+    prim_ram_sdp #(
+      .Width(32),
+      .Depth(2 * BufWords)
+    ) u_ram (
+      .clk_i  (clk_i),
+      .we_i   (m_we[h]),
+      .waddr_i(m_wa),
+      .wdata_i(m_wd[32*h +: 32]),
+      .raddr_i(ra_issue),
+      .rdata_o(rd_main[32*h +: 32])
+    );
+  end
+
+  // The lanes' copies: written by the receiver only (a stream-in's payload
+  // is never management read data).
+  for (genvar l = 0; l < NumLanes; l++) begin : g_lane_ram
+    logic [BW-1:0] ln_need, ln_issue, ln_ra_q;
+    assign ln_need = baddr(cur_q, ln_p_q[l]);
+    always_comb begin
+      ln_issue = ln_need;
+      if (st_q == SSiRun && ln_go[l]) ln_issue = baddr(cur_q, ln_p_q[l] + 1'b1);
+      if (st_q == SSiRun && dsp_go && dsp_lane == LW'(l)) ln_issue = baddr(cur_q, p_q + 1'b1);
+    end
+    assign ln_rv[l] = (ln_ra_q == ln_need);
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) ln_ra_q <= '0;
+      else         ln_ra_q <= ln_issue;
+    end
+
+    prim_ram_sdp #(
+      .Width(38),
+      .Depth(2 * BufWords)
+    ) u_ram (
+      .clk_i  (clk_i),
+      .we_i   (rx_we),
+      .waddr_i(rx_wa),
+      .wdata_i(pl_data_i[37:0]),
+      .raddr_i(ln_issue),
+      .rdata_o(ln_w[l])
+    );
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ra_q <= '0;
+    else         ra_q <= ra_issue;
   end
 
   // Slot s holds a finished, intact STREAM_CREDIT or ABORT that fits.
@@ -479,7 +619,7 @@ module hif_exec #(
   assign side_ready     = ctl_ok(oth) || full_q[CtlSlot];
   assign side_ctl       = ctl_ok(side_sl);
   logic [63:0] w_side;
-  assign w_side         = slot_word(side_sl, '0);
+  assign w_side         = hdr_word(side_sl, 1'b0);
   assign side_abort_tag = w_side[31:0];
   logic unused_w_side;
   assign unused_w_side = ^w_side[63:32];
@@ -565,7 +705,10 @@ module hif_exec #(
         ln_port_q[l] <= '0;  ln_p_q[l] <= '0;  ln_rem_q[l] <= '0;
       end
       err_q      <= 1'b0; err_st_q <= '0;
-      for (int i = 0; i < 7; i++) cnt_q[i] <= '0;
+      for (int i = 0; i < 7; i++) begin
+        cnt_q[i]   <= '0;
+        csnap_q[i] <= '0;
+      end
       for (int p = 0; p < NumPorts; p++)
         for (int v = 0; v < NumVc; v++) icred_q[p][v] <= CredW'(VcDepth);
       in_valid_q   <= '0;
@@ -582,8 +725,8 @@ module hif_exec #(
     end else begin
       // ---------------- receiver side ----------------
       if (pl_valid_i && pl_ready_o) begin
-        if (wr_sel != CtlSlot) buf_q[{wr_sel[0], wr_idx_q}] <= pl_data_i;
-        else if (32'(wr_idx_q) < CtlWords) ctl_q[wr_idx_q[CIW-1:0]] <= pl_data_i;
+        if (wr_sel != CtlSlot && 32'(wr_idx_q) < 2) hd_q[wr_sel[0]][wr_idx_q[0]] <= pl_data_i;
+        if (wr_sel == CtlSlot && 32'(wr_idx_q) < CtlWords) ctl_q[wr_idx_q[CIW-1:0]] <= pl_data_i;
         wr_idx_q  <= wr_idx_q + 1'b1;
         rx_busy_q <= 1'b1;
         wr_lat_q  <= wr_sel;
@@ -699,11 +842,8 @@ module hif_exec #(
             default: ;
           endcase
           if (!start_tx && s_evt_q[cur_q] == EvtOk && op_q == 8'(hif_pkg::OpPerfRead) && a_all) begin
-            // Host interface counters: straight into the response buffer.
-            buf_q[baddr(cur_q, 0)] <= {cnt_q[0], 32'd7};
-            buf_q[baddr(cur_q, 1)] <= {cnt_q[2], cnt_q[1]};
-            buf_q[baddr(cur_q, 2)] <= {cnt_q[4], cnt_q[3]};
-            buf_q[baddr(cur_q, 3)] <= {cnt_q[6], cnt_q[5]};
+            // Host interface counters: sampled for the response (SrcCnt).
+            for (int i = 0; i < 7; i++) csnap_q[i] <= cnt_q[i];
             mg_n_q <= 32'd7;
             p_q    <= '1;
           end else if (!start_tx && s_evt_q[cur_q] == EvtOk && op_q != 8'(hif_pkg::OpStreamIn) &&
@@ -727,12 +867,14 @@ module hif_exec #(
           end else if (mg_stale_q) begin
             ;  // the port still holds an earlier access's request
           end else if (!mg_valid_q) begin
-            mg_valid_q <= 1'b1;
+            // MkAcc's write data is a payload word: it waits for the RAM.
+            if (mk_q != MkAcc || rv_main) mg_valid_q <= 1'b1;
             unique case (mk_q)
               MkAcc: begin
+                // u32 i of the data is payload byte 12 + 4 i: the upper
+                // half of word (i + 3) / 2 for an even i.
                 mg_addr_q  <= mg_base_q + (mg_i_q << 2);
-                mg_wdata_q <= buf_q[baddr(cur_q, (IW+1)'((mg_i_q + 32'd3) >> 1))]
-                                   [32*((mg_i_q + 32'd3) & 32'd1) +: 32];
+                mg_wdata_q <= mg_i_q[0] ? rd_main[31:0] : rd_main[63:32];
               end
               MkCtrl: begin
                 mg_addr_q  <= 32'h4;
@@ -763,15 +905,7 @@ module hif_exec #(
           end
           if (mg_rsp_ours) begin
             mg_wait_q <= '0;
-            // Read data: u32 index i (MkPerf: i + 1, after the count).
-            if (!mg_write_q) begin
-              if (mk_q == MkPerf)
-                buf_q[baddr(cur_q, (IW+1)'((mg_i_q + 1) >> 1))][32*((mg_i_q + 1) & 1) +: 32]
-                  <= mgmt_rsp_rdata_i;
-              else
-                buf_q[baddr(cur_q, (IW+1)'(mg_i_q >> 1))][32*(mg_i_q & 1) +: 32]
-                  <= mgmt_rsp_rdata_i;
-            end
+            // Read data goes into the block RAM (x_we, below).
             mg_i_q <= mg_i_q + 1;
             if (mgmt_rsp_err_i && mk_q != MkReset) begin
               err_q <= 1'b1;
@@ -783,8 +917,6 @@ module hif_exec #(
             end else begin
               st_q <= SMgmtReq;
             end
-            if (mk_q == MkPerf && mg_i_q == 0)
-              buf_q[baddr(cur_q, '0)][31:0] <= 32'd15;
           end
         end
 
@@ -831,7 +963,7 @@ module hif_exec #(
           if (p_q == nw_q || err_q) begin
             p_q  <= '0;
             if (!err_q) st_q <= SCrApply;
-          end else begin
+          end else if (hs_rv) begin
             p_q <= p_q + 1'b1;
             if (w_hs[31:8] != '0 || w_hs[6] || w_hs[63:32] == '0) begin
               err_q <= 1'b1;  err_st_q <= 16'(hif_pkg::StMalformed);
@@ -842,7 +974,7 @@ module hif_exec #(
         end
 
         SCrApply: begin
-          if (p_q != nw_q) begin
+          if (p_q != nw_q && hs_rv) begin
             cred_add_q  <= 1'b1;
             cred_port_q <= port_idx(w_hs[7:0]);
             cred_n_q    <= w_hs[63:32];
@@ -860,7 +992,7 @@ module hif_exec #(
         end
 
         STxPl: begin
-          if (x_tx_ready) begin
+          if (x_tx_valid && x_tx_ready) begin
             tx_idx_q <= tx_idx_q + 1'b1;
             if (tx_idx_q + 1'b1 == tx_nw_q) st_q <= SDone;
           end
@@ -983,6 +1115,7 @@ module hif_exec #(
               // A management sequence finished without error.
               if (acc_rd) stx_len = mg_n_q << 2;
               if (op_q == 8'(hif_pkg::OpPerfRead)) stx_len = 32'd4 + (mg_n_q << 2);
+              if (op_q == 8'(hif_pkg::OpPerfRead) && a_all) stx_src = SrcCnt;
             end else if (err_q) begin
               stx_st = tmo_q ? 16'(hif_pkg::StTimeout) : 16'(hif_pkg::StMgmt);
             end else begin

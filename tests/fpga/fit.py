@@ -29,12 +29,13 @@ def main():
     if t is None or t[0] != "ok":
         sys.exit(f"{a.board}: no synthesized tile in {a.tile} to size the mesh by")
     r = report.resources(report.read_stat(a.tile)[1])
-    hif, note = 0, "host interface not measured (its synthesis did not finish)"
-    h = report.read_times(a.hostif) if a.hostif else None
-    if h is not None and h[0] == "ok":
-        hif = report.lut_positions(report.resources(report.read_stat(a.hostif)[1]))
-        note = f"host interface {hif} LUT positions"
-    n, limits, luts = report.tiles_fit(r, hif, dev)
+    h, note = None, "host interface not measured (its synthesis did not finish)"
+    t = report.read_times(a.hostif) if a.hostif else None
+    if t is not None and t[0] == "ok":
+        h = report.resources(report.read_stat(a.hostif)[1])
+        note = (f"host interface {report.lut_positions(h)} LUT positions, "
+                f"{h['ebr']} EBR, {h['mult']} MULT18X18D")
+    n, limits, luts = report.tiles_fit(r, h, dev)
     figures = (f"a tile takes {report.lut_positions(r)} LUT positions, "
                f"{r['ebr']} EBR, {r['mult']} MULT18X18D; {note}; "
                f"at most {int(report.LUT_SHARE * 100)}% of {luts} LUT4")

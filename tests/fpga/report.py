@@ -107,16 +107,20 @@ def lut_positions(r):
     return r["lut4"] + DPR_LUTS * r["dpr"]
 
 
-def tiles_fit(r, hif, dev):
+def tiles_fit(r, h, dev):
     """How many tiles of resources r fit device dev beside a host interface
-    of hif LUT positions: (tiles, {limiting resource: tiles}, LUT4 of the
-    device)."""
+    of resources h (None: not measured, counted as nothing): (tiles,
+    {limiting resource: tiles}, LUT4 of the device). The host interface
+    takes its LUT positions, its block RAM (request slots, outlet buffers)
+    and its multipliers from the device first."""
     _, luts, ebr, mult = next(d for d in DEVICES if d[0] == dev)
+    h = h or {"lut4": 0, "dpr": 0, "ebr": 0, "mult": 0}
+    hif = lut_positions(h)
     limits = {"LUT": int((LUT_SHARE * luts - hif) // lut_positions(r))}
     if r["ebr"]:
-        limits["EBR"] = ebr // r["ebr"]
+        limits["EBR"] = max(0, ebr - h["ebr"]) // r["ebr"]
     if r["mult"]:
-        limits["MULT18X18D"] = mult // r["mult"]
+        limits["MULT18X18D"] = max(0, mult - h["mult"]) // r["mult"]
     return max(0, min(limits.values())), limits, luts
 
 
@@ -248,17 +252,19 @@ def main():
             x = resources(subtree(mods, m, memo))
             print(f"  {short(m):24s} {cnt.get(m, 0):3d}x {x['lut4']:7d} {x['ff']:6d} "
                   f"{x['dpr']:4d} {x['ebr']:3d} {x['mult']:3d}")
-        hif = lut_positions(got["hostif"][0]) if got.get("hostif") else 0
-        if not got.get("hostif"):
+        h = got["hostif"][0] if got.get("hostif") else None
+        hif = lut_positions(h) if h else 0
+        if not h:
             print("fpga tiles per device: without the host interface (no figure for it)")
         per = lut_positions(r)
         for dev in BENCH_DEVICES:
-            n, limits, luts = tiles_fit(r, hif, dev)
+            n, limits, luts = tiles_fit(r, h, dev)
             name = "ulx3s_tiles_estimate" if dev == "85f" else f"tiles_estimate_{dev}"
             bench(name, n, "tiles")
             print(f"fpga {dev}: {n} tiles (by " +
                   ", ".join(f"{k} {v}" for k, v in limits.items()) +
-                  f"; {per} LUT positions a tile, host interface {hif}, "
+                  f"; {per} LUT positions a tile, host interface {hif}"
+                  f" and {h['ebr'] if h else 0} EBR, "
                   f"{int(LUT_SHARE * 100)}% of {luts} LUT4)")
     fmax = {}
     for p in a.pnr:
