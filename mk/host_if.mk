@@ -21,6 +21,9 @@ HIF_TOP  := $(abspath .)
 # The wire library (mk/wire.mk): its codec is the receiver's reference.
 HIF_HLA  := $(WIRE_A)
 HIF_PKG  := $(RTL_HIF_PKGS)
+# The executor's parts also take the tile register map (wse_mgmt_pkg) and
+# the fabric's constants (wse_pkg).
+HIF_EXEC_PKGS := $(RTL_PKG_SRCS) $(RTL_FABRIC_PKGS) $(HIF_PKG)
 DEB_PKGS += python3
 HIF_DIR  := $(BUILD)/host_if
 HIF_VFLAGS := --timing --assert --timescale 1ns/1ps -Wno-fatal -j $(JOBS) $(RTL_PRIM_INC)
@@ -52,7 +55,7 @@ synth-host-if: | deps
 	@# on an FPGA, become flip-flops in a generic synth too). -defer:
 	@# elaborated once, with these parameters.
 	@yosys -q -l $(HIF_DIR)/synth/hif_exec.log -p "read_verilog -defer -sv -DSYNTHESIS $(RTL_PRIM_INC) \
-	  $(HIF_PKG) $(HIF_EVT) $(RTL_HIF_EXEC_SRCS); \
+	  $(HIF_EXEC_PKGS) $(HIF_EVT) $(RTL_HIF_EXEC_SRCS); \
 	  chparam -set NumCols 2 -set NumRows 2 -set OutDepth 32 -set MaxPayload 256 hif_exec; \
 	  hierarchy -top hif_exec; synth -top hif_exec; check -assert; \
 	  tee -q -o $(HIF_DIR)/synth/hif_exec.stat stat"
@@ -125,6 +128,10 @@ lint-host-if: | deps
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_tx_frame $(HIF_PKG) $(HIF_TX)
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_tx_arb $(HIF_PKG) $(HIF_EVT)
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_evt $(HIF_PKG) $(HIF_EVT)
+	@# The executor's leaves; the executor itself is linted in its top (lint-top).
+	@set -e; for top in hif_req_check hif_mgmt_seq; do \
+	  verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module $$top \
+	    $(HIF_EXEC_PKGS) $(RTL_PRIM_SDP_SRCS) rtl/host_if/$$top.sv; done
 	@set -e; for top in $(HIF_CDC_TOPS); do \
 	  verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module $$top $(HIF_CDC); done
 	@echo "lint-host-if: clean"

@@ -23,4 +23,8 @@ package wse_mgmt_pkg;
   localparam logic [31:0] AddrCntBase    = 32'h0000_2000;  // + 16*port + 0/4/8
   localparam logic [31:0] AddrTileBus    = 32'h0001_0000;  // and above
   localparam logic [15:0] TileIdMagic    = 16'h5753;       // "WS"
+  // TILE_CTRL bits.
+  localparam logic [31:0] TileCtrlHalt     = 32'h1;  // the core does not fetch
+  localparam logic [31:0] TileCtrlCoreRst  = 32'h2;  // the core is held in reset
+  localparam logic [31:0] TileCtrlCntClear = 32'h4;  // clear the router counters
 endpackage

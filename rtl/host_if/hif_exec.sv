@@ -156,13 +156,11 @@ module hif_exec #(
   // Executor state.
   // ---------------------------------------------------------------------
   typedef enum logic [4:0] {
-    SIdle, SDispatch, SMgmtReq, SMgmtRsp, SSiRun, SCrChk, SCrApply,
+    SIdle, SDispatch, SMgmt, SSiRun, SCrChk, SCrApply,
     STxCmd, STxPl, SDone
   } state_e;
   state_e st_q;
 
-  // What the mgmt loop does.
-  typedef enum logic [2:0] {MkAcc, MkCtrl, MkReset, MkPerf} mgmt_kind_e;
   // Where payload words of a packet being sent come from.
   // SrcCnt: the host interface counters, as sampled at dispatch (csnap_q).
   typedef enum logic [1:0] {SrcBuf, SrcInfo, SrcVer, SrcCnt} src_e;
@@ -185,23 +183,16 @@ module hif_exec #(
   ret_e        tx_ret_q;
   logic [13:0] tx_idx_q, tx_nw_q;
 
-  // Management loop.
-  mgmt_kind_e  mk_q;
-  logic        mg_write_q, mg_bcast_q;
-  logic [7:0]  mg_x_q, mg_y_q;
-  logic [31:0] mg_base_q, mg_i_q, mg_n_q;
-  logic [31:0] mg_addr_q, mg_wdata_q;
-  logic        mg_valid_q;
-  // Time-out of management accesses. An access that times out may still be
-  // answered later: mg_valid_q then belongs to it (mg_stale_q) until the
-  // port takes it, and mg_drop_q counts the responses still owed to such
-  // accesses, which are dropped when they come (the port answers in order).
-  logic [31:0] mg_wait_q;
-  logic        mg_stale_q, tmo_q;
-  logic [1:0]  mg_drop_q;
-  logic        mg_rsp_ours, mg_tmo;
-  assign mg_rsp_ours = mgmt_rsp_valid_i && (mg_drop_q == '0);
-  assign mg_tmo      = (mg_wait_q == 32'(MgmtTimeout));
+  // Management sequences (hif_mgmt_seq); tmo_q: the failed one timed out.
+  logic        tmo_q;
+  logic        seq_start, seq_done, seq_err, seq_tmo;
+  logic [31:0] seq_widx, seq_widx_next;
+  logic        unused_seq_widx;  // a slot has 2^IW words
+  assign unused_seq_widx = ^{seq_widx[31:IW+1], seq_widx_next[31:IW+1]};
+  logic        seq_rd_we, seq_rd_count;
+  logic [31:0] seq_rd_idx, seq_rd_data;
+  // The walk pointer of a stalled stream-in while a side request is served.
+  logic [IW:0] si_save_q;
 
   // Stream-in and credit walks.
   logic [IW:0]  p_q;          // word pointer
@@ -346,9 +337,8 @@ module hif_exec #(
   assign a_count = w_cur1[31:0];
   assign unused_w_cur1 = ^w_cur1[63:32];
 
-  logic a_all, a_in;
+  logic a_all;
   assign a_all = (a_x == 8'hFF) && (a_y == 8'hFF);
-  assign a_in  = (32'(a_x) < NumCols) && (32'(a_y) < NumRows);
 
   // Slot length in words: ceil(len / 8).
   function automatic logic [IW:0] nwords(logic [31:0] len);
@@ -435,13 +425,47 @@ module hif_exec #(
   end
   assign x_tx_valid   = (st_q == STxPl) && (tx_src_q != SrcBuf || rv_main);
 
-  assign mgmt_req_valid_o = mg_valid_q;
-  assign mgmt_req_write_o = mg_write_q;
-  assign mgmt_req_bcast_o = mg_bcast_q;
-  assign mgmt_req_x_o     = mg_x_q;
-  assign mgmt_req_y_o     = mg_y_q;
-  assign mgmt_req_addr_o  = mg_addr_q;
-  assign mgmt_req_wdata_o = mg_wdata_q;
+  // Start a management sequence: a request that passed its checks and is
+  // neither a stream nor the host interface's own counters.
+  assign seq_start = (st_q == SDispatch) && !start_tx && (s_evt_q[cur_q] == EvtOk) &&
+                     op_q != 8'(hif_pkg::OpStreamIn) && op_q != 8'(hif_pkg::OpStreamCredit) &&
+                     !(op_q == 8'(hif_pkg::OpPerfRead) && a_all);
+
+  hif_mgmt_seq #(
+    .MgmtTimeout(MgmtTimeout)
+  ) u_mgmt (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .start_i         (seq_start),
+    .op_i            (op_q),
+    .x_i             (a_x),
+    .y_i             (a_y),
+    .all_i           (a_all),
+    .addr_i          (a_addr),
+    .count_i         (a_count),
+    .widx_o          (seq_widx),
+    .widx_next_o     (seq_widx_next),
+    .wword_i         (rd_main),
+    .wvalid_i        (rv_main),
+    .rd_we_o         (seq_rd_we),
+    .rd_idx_o        (seq_rd_idx),
+    .rd_data_o       (seq_rd_data),
+    .rd_count_o      (seq_rd_count),
+    .done_o          (seq_done),
+    .err_o           (seq_err),
+    .tmo_o           (seq_tmo),
+    .mgmt_req_valid_o(mgmt_req_valid_o),
+    .mgmt_req_ready_i(mgmt_req_ready_i),
+    .mgmt_req_write_o(mgmt_req_write_o),
+    .mgmt_req_bcast_o(mgmt_req_bcast_o),
+    .mgmt_req_x_o    (mgmt_req_x_o),
+    .mgmt_req_y_o    (mgmt_req_y_o),
+    .mgmt_req_addr_o (mgmt_req_addr_o),
+    .mgmt_req_wdata_o(mgmt_req_wdata_o),
+    .mgmt_rsp_valid_i(mgmt_rsp_valid_i),
+    .mgmt_rsp_rdata_i(mgmt_rsp_rdata_i),
+    .mgmt_rsp_err_i  (mgmt_rsp_err_i)
+  );
 
   assign in_valid_o   = in_valid_q;
   assign in_data_o    = in_data_q;
@@ -502,12 +526,11 @@ module hif_exec #(
   logic [BW-1:0] x_wa, rx_wa;
   logic [1:0]    x_whalf;      // halves written: {upper, lower}
   logic [31:0]   x_wd_lo, x_wd_hi;
-  logic [31:0]   x_j;          // u32 index of management read data
   logic          rx_we;
   assign p_next = (IW+1)'(32'(p_q) + 32'd1 + w_p[63:32]);
   always_comb begin
     unique case (st_q)
-      SMgmtReq, SMgmtRsp: ra_need = baddr(cur_q, (IW+1)'((mg_i_q + 32'd3) >> 1));
+      SMgmt:              ra_need = baddr(cur_q, (IW+1)'(seq_widx));
       SSiRun:             ra_need = baddr(cur_q, p_q);
       SCrChk, SCrApply:   ra_need = baddr(hs_q, p_q);
       default:            ra_need = baddr(cur_q, tx_idx_q[IW:0]);
@@ -518,8 +541,8 @@ module hif_exec #(
     ra_issue = ra_need;
     if (st_q == STxPl && x_tx_valid && x_tx_ready)
       ra_issue = baddr(cur_q, tx_idx_q[IW:0] + 1'b1);
-    if (st_q == SMgmtRsp && mg_rsp_ours)
-      ra_issue = baddr(cur_q, (IW+1)'((mg_i_q + 32'd4) >> 1));
+    if (st_q == SMgmt)
+      ra_issue = baddr(cur_q, (IW+1)'(seq_widx_next));
     if (st_q == SSiRun && dsp_go)
       ra_issue = baddr(cur_q, p_next);
     if ((st_q == SCrChk && p_q != nw_q && !err_q && hs_rv) ||
@@ -528,16 +551,15 @@ module hif_exec #(
   end
   assign rv_main = (ra_q == ra_need);
 
-  // Management read data: u32 index i (MkPerf: i + 1, after the count,
-  // which goes into the lower half of word 0 with the first one).
+  // Management read data, a u32 at a time; with the first PERF_READ
+  // counter, the count into the lower half of word 0.
   always_comb begin
-    x_we    = (st_q == SMgmtRsp) && mg_rsp_ours && !mg_write_q;
-    x_j     = (mk_q == MkPerf) ? mg_i_q + 32'd1 : mg_i_q;
-    x_wa    = baddr(cur_q, (IW+1)'(x_j >> 1));
-    x_whalf = x_j[0] ? 2'b10 : 2'b01;
-    x_wd_lo = mgmt_rsp_rdata_i;
-    x_wd_hi = mgmt_rsp_rdata_i;
-    if (mk_q == MkPerf && mg_i_q == '0) begin
+    x_we    = seq_rd_we;
+    x_wa    = baddr(cur_q, (IW+1)'(seq_rd_idx >> 1));
+    x_whalf = seq_rd_idx[0] ? 2'b10 : 2'b01;
+    x_wd_lo = seq_rd_data;
+    x_wd_hi = seq_rd_data;
+    if (seq_rd_count) begin
       x_whalf = 2'b11;
       x_wd_lo = 32'd15;
     end
@@ -552,20 +574,29 @@ module hif_exec #(
   assign m_wa = x_we ? x_wa : rx_wa;
   assign m_wd = x_we ? {x_wd_hi, x_wd_lo} : pl_data_i;
 
-  // Half h of the request slots' words (0: bits 31:0, 1: bits 63:32).
-  for (genvar h = 0; h < 2; h++) begin : g_slot_half
-    prim_ram_sdp #(
-      .Width(32),
-      .Depth(2 * BufWords)
-    ) u_ram (
-      .clk_i  (clk_i),
-      .we_i   (m_we[h]),
-      .waddr_i(m_wa),
-      .wdata_i(m_wd[32*h +: 32]),
-      .raddr_i(ra_issue),
-      .rdata_o(rd_main[32*h +: 32])
-    );
-  end
+  prim_ram_sdp #(
+    .Width(32),
+    .Depth(2 * BufWords)
+  ) u_slot_lo (
+    .clk_i  (clk_i),
+    .we_i   (m_we[0]),
+    .waddr_i(m_wa),
+    .wdata_i(m_wd[31:0]),
+    .raddr_i(ra_issue),
+    .rdata_o(rd_main[31:0])
+  );
+
+  prim_ram_sdp #(
+    .Width(32),
+    .Depth(2 * BufWords)
+  ) u_slot_hi (
+    .clk_i  (clk_i),
+    .we_i   (m_we[1]),
+    .waddr_i(m_wa),
+    .wdata_i(m_wd[63:32]),
+    .raddr_i(ra_issue),
+    .rdata_o(rd_main[63:32])
+  );
 
   // The lanes' copies: written by the receiver only (a stream-in's payload
   // is never management read data).
@@ -652,12 +683,6 @@ module hif_exec #(
     sat_add = s[32] ? 32'hFFFF_FFFF : s[31:0];
   endfunction
 
-  // A response becomes owed to an access answered TIMEOUT: taken by the
-  // port in the cycle it timed out, or taken before and never answered.
-  logic mg_owed_now;
-  assign mg_owed_now = mg_tmo &&
-      ((st_q == SMgmtReq && !mg_stale_q && mg_valid_q && mgmt_req_ready_i) ||
-       (st_q == SMgmtRsp && !mg_rsp_ours));
 
   // Start sending a packet (task-like helper as a macro of assignments).
   logic        start_tx;
@@ -694,11 +719,8 @@ module hif_exec #(
       tx_op_q    <= '0;  tx_flags_q <= '0; tx_tag_q <= '0; tx_len_q <= '0;
       tx_st_q    <= '0;  tx_src_q <= SrcBuf; tx_ret_q <= RetDone;
       tx_idx_q   <= '0;  tx_nw_q <= '0;
-      mk_q       <= MkAcc;
-      mg_write_q <= 1'b0; mg_bcast_q <= 1'b0; mg_x_q <= '0; mg_y_q <= '0;
-      mg_base_q  <= '0; mg_i_q <= '0; mg_n_q <= '0; mg_addr_q <= '0;
-      mg_wdata_q <= '0; mg_valid_q <= 1'b0;
-      mg_wait_q  <= '0; mg_stale_q <= 1'b0; mg_drop_q <= '0; tmo_q <= 1'b0;
+      tmo_q      <= 1'b0;
+      si_save_q  <= '0;
       p_q        <= '0; nw_q <= '0;
       ln_act_q   <= '0;
       for (int l = 0; l < NumLanes; l++) begin
@@ -764,16 +786,6 @@ module hif_exec #(
         for (int v = 0; v < NumVc; v++)
           icred_q[p][v] <= icred_q[p][v] + icred_add[p][v];
 
-      // ---------------- management time-outs ----------------
-      // A timed-out access's request, taken by the port at last, and its
-      // response, dropped when it comes.
-      if (mg_stale_q && mg_valid_q && mgmt_req_ready_i) begin
-        mg_valid_q <= 1'b0;
-        mg_stale_q <= 1'b0;
-      end
-      mg_drop_q <= mg_drop_q + 2'(mg_stale_q && mg_valid_q && mgmt_req_ready_i) +
-                   2'(mg_owed_now) - 2'(mgmt_rsp_valid_i && mg_drop_q != '0);
-      if (st_q != SMgmtReq && st_q != SMgmtRsp) mg_wait_q <= '0;
 
       // ---------------- executor ----------------
       unique case (st_q)
@@ -795,7 +807,6 @@ module hif_exec #(
 
         SDispatch: begin
           if (s_evt_q[cur_q] == EvtOk) begin
-            mg_i_q <= '0;
             p_q    <= '0;
             nw_q   <= nwords(s_len_q[cur_q]);
             err_q  <= 1'b0;
@@ -803,120 +814,23 @@ module hif_exec #(
             if (op_q == 8'(hif_pkg::OpStreamIn)) st_q <= SSiRun;
             else if (op_q == 8'(hif_pkg::OpStreamCredit)) st_q <= SCrChk;
           end
-          // Management sequences.
-          mg_bcast_q <= a_all;
-          mg_x_q     <= a_x;
-          mg_y_q     <= a_y;
-          mg_i_q     <= '0;
-          mg_n_q     <= a_count;
-          mg_base_q  <= a_addr;
-          mg_write_q <= 1'b1;
-          unique case (op_q)
-            8'(hif_pkg::OpMemRead), 8'(hif_pkg::OpCsrRead), 8'(hif_pkg::OpRouteRead),
-            8'(hif_pkg::OpRegRead): begin
-              mk_q <= MkAcc;
-              mg_write_q <= 1'b0;
-              if (op_q == 8'(hif_pkg::OpCsrRead)) mg_base_q <= 32'h0001_0000 + (a_addr << 2);
-              if (op_q == 8'(hif_pkg::OpRouteRead)) mg_base_q <= 32'h0000_1000 + (a_addr << 2);
-            end
-            8'(hif_pkg::OpMemWrite), 8'(hif_pkg::OpCsrWrite), 8'(hif_pkg::OpRouteWrite),
-            8'(hif_pkg::OpRegWrite): begin
-              mk_q <= MkAcc;
-              if (op_q == 8'(hif_pkg::OpCsrWrite)) mg_base_q <= 32'h0001_0000 + (a_addr << 2);
-              if (op_q == 8'(hif_pkg::OpRouteWrite)) mg_base_q <= 32'h0000_1000 + (a_addr << 2);
-            end
-            8'(hif_pkg::OpHalt), 8'(hif_pkg::OpRun): begin
-              mk_q <= MkCtrl;
-              mg_n_q <= 32'd1;
-            end
-            8'(hif_pkg::OpReset): begin
-              mk_q <= MkReset;
-              mg_bcast_q <= 1'b1;
-              mg_n_q <= 32'd33;
-            end
-            8'(hif_pkg::OpPerfRead): begin
-              mk_q <= MkPerf;
-              mg_write_q <= 1'b0;
-              mg_n_q <= 32'd15;
-            end
-            default: ;
-          endcase
           if (!start_tx && s_evt_q[cur_q] == EvtOk && op_q == 8'(hif_pkg::OpPerfRead) && a_all) begin
             // Host interface counters: sampled for the response (SrcCnt).
             for (int i = 0; i < 7; i++) csnap_q[i] <= cnt_q[i];
-            mg_n_q <= 32'd7;
             p_q    <= '1;
-          end else if (!start_tx && s_evt_q[cur_q] == EvtOk && op_q != 8'(hif_pkg::OpStreamIn) &&
-                   op_q != 8'(hif_pkg::OpStreamCredit)) begin
-            st_q <= SMgmtReq;
+          end else if (seq_start) begin
+            st_q <= SMgmt;
             if (op_q == 8'(hif_pkg::OpReset))
               cred_clear_q <= 1'b1;
           end
         end
 
-        SMgmtReq: begin
-          mg_wait_q <= mg_wait_q + 32'd1;
-          if (mg_tmo) begin
-            // Never taken by the port: answered TIMEOUT; the request stays
-            // valid until taken (mg_stale_q), or was taken just now.
-            if (!mg_stale_q && mg_valid_q && !mgmt_req_ready_i) mg_stale_q <= 1'b1;
-            if (!mg_stale_q && mg_valid_q && mgmt_req_ready_i) mg_valid_q <= 1'b0;
-            err_q <= 1'b1;
-            tmo_q <= 1'b1;
-            st_q  <= SDispatch;
-          end else if (mg_stale_q) begin
-            ;  // the port still holds an earlier access's request
-          end else if (!mg_valid_q) begin
-            // MkAcc's write data is a payload word: it waits for the RAM.
-            if (mk_q != MkAcc || rv_main) mg_valid_q <= 1'b1;
-            unique case (mk_q)
-              MkAcc: begin
-                // u32 i of the data is payload byte 12 + 4 i: the upper
-                // half of word (i + 3) / 2 for an even i.
-                mg_addr_q  <= mg_base_q + (mg_i_q << 2);
-                mg_wdata_q <= mg_i_q[0] ? rd_main[31:0] : rd_main[63:32];
-              end
-              MkCtrl: begin
-                mg_addr_q  <= 32'h4;
-                mg_wdata_q <= (op_q == 8'(hif_pkg::OpHalt)) ? 32'h1 : 32'h0;
-              end
-              MkReset: begin
-                mg_addr_q  <= (mg_i_q == 0) ? 32'h4 : 32'h0000_1000 + ((mg_i_q - 1) << 2);
-                mg_wdata_q <= (mg_i_q == 0) ? 32'h7 : 32'h0;
-              end
-              default: begin  // MkPerf
-                mg_addr_q  <= 32'h2000 + ((mg_i_q / 3) << 4) + ((mg_i_q % 3) << 2);
-                mg_wdata_q <= '0;
-              end
-            endcase
-          end else if (mgmt_req_ready_i) begin
-            mg_valid_q <= 1'b0;
-            st_q <= SMgmtRsp;
-          end
-        end
-
-        SMgmtRsp: begin
-          mg_wait_q <= mg_wait_q + 32'd1;
-          if (!mg_rsp_ours && mg_tmo) begin
-            // Taken but not answered: TIMEOUT (the response is owed).
-            err_q <= 1'b1;
-            tmo_q <= 1'b1;
-            st_q  <= SDispatch;
-          end
-          if (mg_rsp_ours) begin
-            mg_wait_q <= '0;
-            // Read data goes into the block RAM (x_we, below).
-            mg_i_q <= mg_i_q + 1;
-            if (mgmt_rsp_err_i && mk_q != MkReset) begin
-              err_q <= 1'b1;
-              st_q  <= SDispatch;  // answered MGMT by the response logic
-            end else if (mg_i_q + 1 == mg_n_q) begin
-              err_q <= 1'b0;
-              st_q  <= SDispatch;
-              p_q   <= '1;  // marks "management sequence finished"
-            end else begin
-              st_q <= SMgmtReq;
-            end
+        SMgmt: begin
+          if (seq_done) begin
+            st_q  <= SDispatch;  // answers the request
+            err_q <= seq_err;
+            if (seq_tmo) tmo_q <= 1'b1;
+            if (!seq_err) p_q <= '1;  // marks "management sequence finished"
           end
         end
 
@@ -946,9 +860,9 @@ module hif_exec #(
           end else if (side_ready) begin
             hs_q   <= side_sl;
             side_q <= 1'b1;
-            // The walk pointer of the stream-in is kept in mg_i_q while
+            // The walk pointer of the stream-in is kept in si_save_q while
             // the side request is served (RetSide* restores it).
-            mg_i_q <= 32'(p_q);
+            si_save_q <= p_q;
             if (side_ctl && s_op_q[side_sl] == 8'(hif_pkg::OpStreamCredit)) begin
               st_q <= SCrChk;
               nw_q    <= nwords(s_len_q[side_sl]);
@@ -1012,7 +926,7 @@ module hif_exec #(
               side_q <= 1'b0;
               hs_q   <= cur_q;
               nw_q   <= nwords(s_len_q[cur_q]);
-              p_q    <= (IW+1)'(mg_i_q);
+              p_q    <= si_save_q;
               st_q   <= SSiRun;
             end
             default: st_q <= SIdle;
@@ -1078,8 +992,33 @@ module hif_exec #(
   // ---------------------------------------------------------------------
   // Which packet to send, and when (combinational; start_tx moves to STxCmd).
   // ---------------------------------------------------------------------
-  logic        acc_rd, acc_wr, acc_op;
-  logic [32:0] acc_end;
+  // The checks of a request before its first effect.
+  logic        chk_run, chk_info, acc_rd;
+  logic [15:0] chk_st;
+  logic [31:0] chk_len;
+  hif_req_check #(
+    .NumCols   (NumCols),
+    .NumRows   (NumRows),
+    .MaxPayload(MaxPayload),
+    .DtbBytes  (DtbBytes)
+  ) u_check (
+    .op_i      (op_q),
+    .len_i     (s_len_q[cur_q]),
+    .x_i       (a_x),
+    .y_i       (a_y),
+    .rsvd_i    (a_rsvd),
+    .addr_i    (a_addr),
+    .count_i   (a_count),
+    .abort_ok_i(abort_ok_q),
+    .ck_err_i  (ck_err_q[cur_q]),
+    .ck_st_i   (ck_st_q[cur_q]),
+    .run_o     (chk_run),
+    .st_o      (chk_st),
+    .len_o     (chk_len),
+    .info_o    (chk_info),
+    .acc_rd_o  (acc_rd)
+  );
+
   always_comb begin
     start_tx  = 1'b0;
     stx_op    = op_q;
@@ -1089,13 +1028,6 @@ module hif_exec #(
     stx_st    = 16'(hif_pkg::StOk);
     stx_src   = SrcBuf;
     stx_ret   = RetDone;
-
-    acc_rd = (op_q == 8'(hif_pkg::OpMemRead)) || (op_q == 8'(hif_pkg::OpCsrRead)) ||
-             (op_q == 8'(hif_pkg::OpRouteRead)) || (op_q == 8'(hif_pkg::OpRegRead));
-    acc_wr = (op_q == 8'(hif_pkg::OpMemWrite)) || (op_q == 8'(hif_pkg::OpCsrWrite)) ||
-             (op_q == 8'(hif_pkg::OpRouteWrite)) || (op_q == 8'(hif_pkg::OpRegWrite));
-    acc_op = acc_rd || acc_wr;
-    acc_end = {1'b0, a_addr} + {1'b0, a_count};
 
     unique case (st_q)
       SDispatch: begin
@@ -1113,90 +1045,18 @@ module hif_exec #(
               stx_st = 16'(hif_pkg::StBusy);
             end else if (p_q == '1) begin
               // A management sequence finished without error.
-              if (acc_rd) stx_len = mg_n_q << 2;
-              if (op_q == 8'(hif_pkg::OpPerfRead)) stx_len = 32'd4 + (mg_n_q << 2);
+              // Tile reads: the words read; PERF_READ: the count, then the
+              // host interface's 7 counters or a tile's 15.
+              if (acc_rd) stx_len = a_count << 2;
+              if (op_q == 8'(hif_pkg::OpPerfRead)) stx_len = a_all ? 32'd32 : 32'd64;
               if (op_q == 8'(hif_pkg::OpPerfRead) && a_all) stx_src = SrcCnt;
             end else if (err_q) begin
               stx_st = tmo_q ? 16'(hif_pkg::StTimeout) : 16'(hif_pkg::StMgmt);
             end else begin
-              unique case (op_q)
-                8'(hif_pkg::OpInfo): begin
-                  if (s_len_q[cur_q] != 0) stx_st = 16'(hif_pkg::StMalformed);
-                  else begin
-                    stx_len = 32'd48 + 32'(DtbBytes);
-                    stx_src = SrcInfo;
-                  end
-                end
-                8'(hif_pkg::OpPing): stx_len = s_len_q[cur_q];
-                8'(hif_pkg::OpReset): begin
-                  if (s_len_q[cur_q] != 4 || w_cur[31:0] != 0)
-                    stx_st = 16'(hif_pkg::StMalformed);
-                  else start_tx = 1'b0;
-                end
-                8'(hif_pkg::OpAbort): begin
-                  // The ABORT that ended a stream-in is answered OK.
-                  stx_st = (s_len_q[cur_q] != 4) ? 16'(hif_pkg::StMalformed) :
-                           abort_ok_q ? 16'(hif_pkg::StOk) : 16'(hif_pkg::StNotFound);
-                end
-                8'(hif_pkg::OpHalt), 8'(hif_pkg::OpRun): begin
-                  if (s_len_q[cur_q] != 4 || a_rsvd != 0) stx_st = 16'(hif_pkg::StMalformed);
-                  else if (!a_all && !a_in) stx_st = 16'(hif_pkg::StRange);
-                  else start_tx = 1'b0;
-                end
-                8'(hif_pkg::OpPerfRead): begin
-                  if (s_len_q[cur_q] != 4 || a_rsvd != 0) stx_st = 16'(hif_pkg::StMalformed);
-                  else if (a_all) begin
-                    // Host interface counters, from registers.
-                    start_tx = 1'b0;
-                  end else if (!a_in) stx_st = 16'(hif_pkg::StRange);
-                  else start_tx = 1'b0;
-                end
-                8'(hif_pkg::OpStreamIn): begin
-                  // The chunk list was checked as it arrived.
-                  if (s_len_q[cur_q] == 0 || s_len_q[cur_q][2:0] != 0)
-                    stx_st = 16'(hif_pkg::StMalformed);
-                  else if (ck_err_q[cur_q]) stx_st = ck_st_q[cur_q];
-                  else start_tx = 1'b0;
-                end
-                8'(hif_pkg::OpStreamCredit): begin
-                  if (s_len_q[cur_q] == 0 || s_len_q[cur_q][2:0] != 0)
-                    stx_st = 16'(hif_pkg::StMalformed);
-                  else start_tx = 1'b0;
-                end
-                8'(hif_pkg::OpFlashRead), 8'(hif_pkg::OpFlashErase),
-                8'(hif_pkg::OpFlashProgram), 8'(hif_pkg::OpFlashVerify):
-                  stx_st = 16'(hif_pkg::StNotSupported);
-                default: begin
-                  if (acc_op) begin
-                    if (s_len_q[cur_q] < 12 || a_rsvd != 0 || a_count == 0 ||
-                        (acc_rd && s_len_q[cur_q] != 12) ||
-                        (acc_wr && ({3'b0, s_len_q[cur_q]} != 35'd12 + {1'b0, a_count, 2'b00})))
-                      stx_st = 16'(hif_pkg::StMalformed);
-                    else if (!a_in && !(a_all && acc_wr)) stx_st = 16'(hif_pkg::StRange);
-                    else if ((op_q == 8'(hif_pkg::OpMemRead) || op_q == 8'(hif_pkg::OpMemWrite)) &&
-                             (!a_addr[31] || ({2'b0, a_addr} + {a_count, 2'b00}) > 34'h1_0000_0000))
-                      stx_st = 16'(hif_pkg::StRange);
-                    else if ((op_q == 8'(hif_pkg::OpCsrRead) || op_q == 8'(hif_pkg::OpCsrWrite)) &&
-                             acc_end > 33'd4096)
-                      stx_st = 16'(hif_pkg::StRange);
-                    else if ((op_q == 8'(hif_pkg::OpRouteRead) || op_q == 8'(hif_pkg::OpRouteWrite)) &&
-                             acc_end > 33'd32)
-                      stx_st = 16'(hif_pkg::StRange);
-                    else if ((op_q == 8'(hif_pkg::OpRegRead) || op_q == 8'(hif_pkg::OpRegWrite)) &&
-                             ({2'b0, a_addr} + {a_count, 2'b00}) > 34'h1_0000_0000)
-                      stx_st = 16'(hif_pkg::StRange);
-                    else if ((op_q == 8'(hif_pkg::OpMemRead) || op_q == 8'(hif_pkg::OpMemWrite) ||
-                              op_q == 8'(hif_pkg::OpRegRead) || op_q == 8'(hif_pkg::OpRegWrite)) &&
-                             a_addr[1:0] != 0)
-                      stx_st = 16'(hif_pkg::StAlign);
-                    else if (acc_rd && {a_count, 2'b00} > 34'(MaxPayload))
-                      stx_st = 16'(hif_pkg::StLength);
-                    else start_tx = 1'b0;
-                  end else begin
-                    stx_st = 16'(hif_pkg::StOpcode);
-                  end
-                end
-              endcase
+              stx_st  = chk_st;
+              stx_len = chk_len;
+              if (chk_info) stx_src = SrcInfo;
+              if (chk_run) start_tx = 1'b0;
             end
           end
           default: stx_st = refusal_st(s_evt_q[cur_q]);
@@ -1286,14 +1146,12 @@ module hif_exec #(
   // ---------------------------------------------------------------------
   // Assertions.
   // ---------------------------------------------------------------------
-  `ASSERT(MgmtValidHeld, mg_valid_q && !mgmt_req_ready_i |=> mg_valid_q)
-  `ASSERT(NoRspWithoutReq, mgmt_rsp_valid_i |-> st_q == SMgmtRsp || mg_drop_q != '0)
-  `ASSERT(MgmtOwedBound, mg_drop_q != 2'd3)
+  `ASSERT(SeqDoneOnlyInMgmt, seq_done |-> st_q == SMgmt)
   `ASSERT(InjectOnlyInSi, in_valid_q != '0 |-> $past(st_q) == SSiRun)
   `ASSERT(RxWriteFreeSlot, pl_valid_i && pl_ready_o |-> !full_q[wr_sel])
   // The control slot only holds requests answered without management
   // accesses, injection or payload from the slot.
-  `ASSERT(CtlSlotNoExec, st_q == SMgmtReq || st_q == SMgmtRsp || st_q == SSiRun |->
+  `ASSERT(CtlSlotNoExec, st_q == SMgmt || st_q == SSiRun |->
                          cur_q != CtlSlot)
   `ASSERT(CtlSlotNoPayload, st_q == STxPl && tx_src_q == SrcBuf |-> cur_q != CtlSlot)
   `ASSERT(SlotIndexInRange, cur_q != 2'd3 && hs_q != 2'd3 && wr_sel != 2'd3)
@@ -1301,7 +1159,6 @@ module hif_exec #(
   `ASSERT(OlderSlotFirst, full_q[rd_oth] |-> full_q[rd_sl])
   `ASSERT_KNOWN(CmdValidKnown, cmd_valid_o)
   `ASSERT_KNOWN(TxValidKnown, tx_valid_o)
-  `ASSERT_KNOWN(MgmtValidKnown, mgmt_req_valid_o)
   `ASSERT(RspQueueNoOverwrite, rq_push |-> !rq_valid_q)
   `ASSERT(RspQueueOnlyEmpty, rq_push |-> tx_nw_q == '0 && tx_flags_q == 8'(hif_pkg::FlagResponse))
 

@@ -45,6 +45,9 @@ static const struct pair mgmt_pairs[] = {
 	P("AddrCntBase", WSE_REG_CNT_BASE),
 	P("AddrTileBus", WSE_REG_TILE_BUS),
 	P("TileIdMagic", WSE_TILE_ID_MAGIC),
+	P("TileCtrlHalt", WSE_TILE_CTRL_HALT),
+	P("TileCtrlCoreRst", WSE_TILE_CTRL_CORE_RESET),
+	P("TileCtrlCntClear", WSE_TILE_CTRL_CNT_CLEAR),
 };
 
 /* Parse "localparam int unsigned NAME = VALUE;" (VALUE decimal, 'h or 0x). */
