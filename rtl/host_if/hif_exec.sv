@@ -505,23 +505,19 @@ module hif_exec #(
   end
 
   // ---------------------------------------------------------------------
-  // Block RAM of the request slots. The payload buffers are read with a
-  // cycle of latency, so every read site asks for its address in the cycle
-  // before (ra_issue), and uses the data only when the address read then
-  // is the one its state needs now (rv_main, ln_rv): the same words as an
-  // asynchronous read, a cycle later at most. Where the next address is
-  // known (the next word of a response, of a grant walk, of a stream-in's
-  // chunk list, the next management access) it is asked for at once, so
-  // that those walks read a word a cycle. Two RAMs of 32-bit halves, since
-  // management read data is written a u32 at a time; and one copy of the
-  // wavelet bits for each stream-in lane, since the lanes read a wavelet
-  // each in the same cycle. The receiver and the executor share the write
-  // port; the receiver waits (pl_ready_o) while the executor writes.
-  // Nothing writes an address while it is being read for use: the
-  // receiver writes only a free slot, the executor only management read
-  // data, words ahead of the one it reads.
+  // Read addresses of the request slots' block RAM (hif_slot_ram). A word
+  // comes a cycle after its address, so every read site asks for its
+  // address in the cycle before (ra_issue), and uses the data only when
+  // the address read then is the one its state needs now (rv_main, ln_rv):
+  // the same words as an asynchronous read, a cycle later at most. Where
+  // the next address is known (the next word of a response, of a grant
+  // walk, of a stream-in's chunk list, the next management access) it is
+  // asked for at once, so that those walks read a word a cycle. Nothing
+  // writes an address while it is being read for use: the receiver writes
+  // only a free slot, the executor only management read data, words ahead
+  // of the one it reads.
   // ---------------------------------------------------------------------
-  logic [BW-1:0] ra_need, ra_issue, ra_q;
+  logic [BW-1:0] ra_need, ra_issue;
   logic [IW:0]   p_next;       // p_q after the dispatch of a chunk
   logic [BW-1:0] x_wa, rx_wa;
   logic [1:0]    x_whalf;      // halves written: {upper, lower}
@@ -549,7 +545,6 @@ module hif_exec #(
         (st_q == SCrApply && p_q != nw_q && hs_rv))
       ra_issue = baddr(hs_q, p_q + 1'b1);
   end
-  assign rv_main = (ra_q == ra_need);
 
   // Management read data, a u32 at a time; with the first PERF_READ
   // counter, the count into the lower half of word 0.
@@ -567,6 +562,9 @@ module hif_exec #(
   assign rx_we = pl_valid_i && pl_ready_o && (wr_sel != CtlSlot);
   assign rx_wa = {wr_sel[0], wr_idx_q};
 
+  // One write port, shared: the receiver waits (pl_ready_o) while the
+  // executor writes, so the lanes' copies take the receiver's words at the
+  // same address.
   logic [BW-1:0] m_wa;
   logic [1:0]    m_we;
   logic [63:0]   m_wd;
@@ -574,64 +572,43 @@ module hif_exec #(
   assign m_wa = x_we ? x_wa : rx_wa;
   assign m_wd = x_we ? {x_wd_hi, x_wd_lo} : pl_data_i;
 
-  prim_ram_sdp #(
-    .Width(32),
-    .Depth(2 * BufWords)
-  ) u_slot_lo (
-    .clk_i  (clk_i),
-    .we_i   (m_we[0]),
-    .waddr_i(m_wa),
-    .wdata_i(m_wd[31:0]),
-    .raddr_i(ra_issue),
-    .rdata_o(rd_main[31:0])
-  );
-
-  prim_ram_sdp #(
-    .Width(32),
-    .Depth(2 * BufWords)
-  ) u_slot_hi (
-    .clk_i  (clk_i),
-    .we_i   (m_we[1]),
-    .waddr_i(m_wa),
-    .wdata_i(m_wd[63:32]),
-    .raddr_i(ra_issue),
-    .rdata_o(rd_main[63:32])
-  );
-
-  // The lanes' copies: written by the receiver only (a stream-in's payload
-  // is never management read data).
-  for (genvar l = 0; l < NumLanes; l++) begin : g_lane_ram
-    logic [BW-1:0] ln_need, ln_issue, ln_ra_q;
-    assign ln_need = baddr(cur_q, ln_p_q[l]);
-    always_comb begin
-      ln_issue = ln_need;
-      if (st_q == SSiRun && ln_go[l]) ln_issue = baddr(cur_q, ln_p_q[l] + 1'b1);
-      if (st_q == SSiRun && dsp_go && dsp_lane == LW'(l)) ln_issue = baddr(cur_q, p_q + 1'b1);
+  // The lanes' read addresses: the wavelet each needs now, and the one to
+  // read for the next cycle (the next one when it injects now, the chunk's
+  // first when the dispatcher hands it a chunk).
+  logic [NumLanes*BW-1:0] ln_need, ln_issue;
+  logic [NumLanes*38-1:0] ln_rdata;
+  always_comb begin
+    for (int l = 0; l < NumLanes; l++) begin
+      ln_need[l*BW +: BW]  = baddr(cur_q, ln_p_q[l]);
+      ln_issue[l*BW +: BW] = baddr(cur_q, ln_p_q[l]);
+      if (st_q == SSiRun && ln_go[l]) ln_issue[l*BW +: BW] = baddr(cur_q, ln_p_q[l] + 1'b1);
+      if (st_q == SSiRun && dsp_go && dsp_lane == LW'(l))
+        ln_issue[l*BW +: BW] = baddr(cur_q, p_q + 1'b1);
     end
-    assign ln_rv[l] = (ln_ra_q == ln_need);
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) ln_ra_q <= '0;
-      else         ln_ra_q <= ln_issue;
-    end
-
-    prim_ram_sdp #(
-      .Width(38),
-      .Depth(2 * BufWords)
-    ) u_ram (
-      .clk_i  (clk_i),
-      .we_i   (rx_we),
-      .waddr_i(rx_wa),
-      .wdata_i(pl_data_i[37:0]),
-      .raddr_i(ln_issue),
-      .rdata_o(ln_w[l])
-    );
+  end
+  always_comb begin
+    for (int l = 0; l < NumLanes; l++) ln_w[l] = ln_rdata[l*38 +: 38];
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) ra_q <= '0;
-    else         ra_q <= ra_issue;
-  end
+  hif_slot_ram #(
+    .Words   (2 * BufWords),
+    .NumLanes(NumLanes)
+  ) u_slots (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .we_i       (m_we),
+    .lane_we_i  (rx_we),
+    .waddr_i    (m_wa),
+    .wdata_i    (m_wd),
+    .need_i     (ra_need),
+    .next_i     (ra_issue),
+    .rdata_o    (rd_main),
+    .rvalid_o   (rv_main),
+    .ln_need_i  (ln_need),
+    .ln_next_i  (ln_issue),
+    .ln_rdata_o (ln_rdata),
+    .ln_rvalid_o(ln_rv)
+  );
 
   // Slot s holds a finished, intact STREAM_CREDIT or ABORT that fits.
   function automatic logic ctl_ok(logic [1:0] s);
