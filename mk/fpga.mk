@@ -20,7 +20,7 @@ FPGA_BOARD := sim-4x4
 FPGA_CFG   := $(BUILD)/boards/$(FPGA_BOARD)/wse_cfg_pkg.sv
 # Bounds of each step, in seconds.
 FPGA_SYNTH_TIMEOUT ?= 3600
-FPGA_HIF_TIMEOUT   ?= 2400
+FPGA_HIF_TIMEOUT   ?= 3600
 FPGA_PNR_TIMEOUT   ?= 2400
 # The mesh clock the placer aims at (MHz); the report gives what it reached.
 FPGA_FREQ ?= 50
