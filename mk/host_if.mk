@@ -12,7 +12,9 @@ HIF_RX   := $(RTL_HIF_RX_SRCS)
 HIF_TX   := $(RTL_HIF_TX_SRCS)
 # Executor parts with a testbench only through wsemu-sim (mk/devserver.mk):
 # linted and synthesized here.
-HIF_EVT  := $(RTL_HIF_EVT_SRCS)
+# The console buffers' distributed-RAM leaf is listed with the fabric's
+# (RTL_PRIM_FABRIC_SRCS, in every device top already).
+HIF_EVT  := rtl/prim/prim_ram_1r1w.sv $(RTL_HIF_EVT_SRCS)
 # The crossings between the executor (link clock) and the mesh, exercised
 # through wsemu-sim: linted and synthesized here.
 HIF_CDC_TOPS := $(RTL_HIF_CDC_TOPS)

@@ -57,7 +57,9 @@ module hif_evt #(
   localparam int unsigned ConDepth = 32;  // console bytes buffered per tile
   localparam int unsigned CPW      = $clog2(ConDepth);
 
-  typedef enum logic [1:0] {EIdle, ECmd, EPl} est_e;
+  // EGather: a CONSOLE event's characters are read from the tile's
+  // buffer into cst_q, one a cycle, before its header is sent.
+  typedef enum logic [1:0] {EIdle, EGather, ECmd, EPl} est_e;
 
   function automatic logic [VcW-1:0] vc_of(logic [4:0] color);
     vc_of = ColorVcMap[32'(color)*VcW +: VcW];
@@ -80,6 +82,8 @@ module hif_evt #(
   logic [OW:0]   n_q, n_d;            // wavelets / characters in the packet
   logic [OW:0]   idx_q, idx_d;        // payload word being sent
   logic [OW:0]   nw_q, nw_d;          // payload words
+  logic [2:0]    g_q, g_d;            // console character being gathered
+  logic [63:0]   cst_q, cst_d;        // the CONSOLE event's characters
 
   logic [31:0]   ocred_q [NumPorts];  // host credits per port
   logic [31:0]   ocred_d [NumPorts];
@@ -98,9 +102,11 @@ module hif_evt #(
   logic [CPW:0]  crp_d [NumTiles];
   logic [31:0]   drops_q, drops_d;
 
-  // Console buffers (written below, no reset). The outlet buffers are
-  // block RAM, one per port (below).
-  logic [7:0]    cmem_q [NumTiles*ConDepth];
+  // The console buffers are distributed RAM, one per tile, and the outlet
+  // buffers block RAM, one per port (below).
+  logic [7:0]    con_rd [NumTiles];   // each tile's character at crp + g_q
+  logic [7:0]    con_byte;
+  assign con_byte = con_rd[tile_q];
 
   // ---------------------------------------------------------------------
   // What can be sent.
@@ -163,17 +169,13 @@ module hif_evt #(
         word[7:0]   = 8'(32'(tile_q) % NumCols);
         word[15:8]  = 8'(32'(tile_q) / NumCols);
         word[31:16] = 16'(n_q);
-        // Only the packet's characters: the entries past them may be
-        // written by the tile while the word waits.
+        // Only the packet's characters: cst_q past them holds those of
+        // an earlier event.
         for (int k = 0; k < 4; k++)
-          if (k < 32'(n_q))
-            word[32 + 8*k +: 8] = cmem_q[32'(tile_q) * ConDepth +
-                                         32'(CPW'(crp_q[tile_q] + (CPW+1)'(k)))];
+          if (k < 32'(n_q)) word[32 + 8*k +: 8] = cst_q[8*k +: 8];
       end else begin
-        for (int k = 0; k < 8; k++)
-          if (k + 4 < 32'(n_q))
-            word[8*k +: 8] = cmem_q[32'(tile_q) * ConDepth +
-                                    32'(CPW'(crp_q[tile_q] + (CPW+1)'(k + 4)))];
+        for (int k = 0; k < 4; k++)
+          if (k + 4 < 32'(n_q)) word[8*k +: 8] = cst_q[32 + 8*k +: 8];
       end
     end else if (idx_q == '0) begin
       word[63:32] = 32'(n_q);
@@ -206,6 +208,8 @@ module hif_evt #(
     n_d    = n_q;
     idx_d  = idx_q;
     nw_d   = nw_q;
+    g_d    = g_q;
+    cst_d  = cst_q;
     start_out = 1'b0;
     start_con = 1'b0;
     pop       = 1'b0;
@@ -226,7 +230,8 @@ module hif_evt #(
           nw_d   = out_n + 1'b1;
         end
         if (start_con) begin
-          st_d   = ECmd;
+          st_d   = EGather;
+          g_d    = '0;
           con_d  = 1'b1;
           turn_d = 1'b0;
           tile_d = con_sel;
@@ -234,6 +239,13 @@ module hif_evt #(
           nw_d   = (OW+1)'((32'(con_n) + 32'd11) >> 3);
         end
         idx_d = '0;
+      end
+      EGather: begin
+        // The characters were counted in the fill before the event began,
+        // and a tile writes only past the fill: they stay as they are.
+        cst_d[8*g_q +: 8] = con_byte;
+        g_d = g_q + 1'b1;
+        if (32'(g_q) + 1 == 32'(n_q)) st_d = ECmd;
       end
       ECmd: if (cmd_ready_i) st_d = EPl;
       EPl: begin
@@ -311,6 +323,8 @@ module hif_evt #(
       n_q     <= '0;
       idx_q   <= '0;
       nw_q    <= '0;
+      g_q     <= '0;
+      cst_q   <= '0;
       ocr_q   <= '0;
       drops_q <= '0;
       for (int p = 0; p < NumPorts; p++) begin
@@ -332,6 +346,8 @@ module hif_evt #(
       n_q     <= n_d;
       idx_q   <= idx_d;
       nw_q    <= nw_d;
+      g_q     <= g_d;
+      cst_q   <= cst_d;
       ocr_q   <= ocr_d;
       drops_q <= drops_d;
       for (int p = 0; p < NumPorts; p++) begin
@@ -367,11 +383,27 @@ module hif_evt #(
     );
   end
 
-  // Console writes: one character per tile a cycle.
-  always_ff @(posedge clk_i) begin
-    for (int t = 0; t < NumTiles; t++)
-      if (putc_valid_i[t] && cfill[t] < (CPW+1)'(ConDepth))
-        cmem_q[t * ConDepth + 32'(cwp_q[t][CPW-1:0])] <= putc_char_i[t*8 +: 8];
+  // Console buffers: distributed RAM, one a tile, since every tile may
+  // write a character in the same cycle. Read a character a cycle at
+  // crp + g_q (EGather), so that one asynchronous read port a tile
+  // serves, where reading a whole event's characters at once took a
+  // multiplexer per byte over all the buffers.
+  for (genvar t = 0; t < NumTiles; t++) begin : g_con
+    logic           con_we;
+    logic [CPW-1:0] con_ra;
+    assign con_we = putc_valid_i[t] && cfill[t] < (CPW+1)'(ConDepth);
+    assign con_ra = CPW'(crp_q[t]) + CPW'(g_q);
+    prim_ram_1r1w #(
+      .Width(8),
+      .Depth(ConDepth)
+    ) u_ram (
+      .clk_i  (clk_i),
+      .we_i   (con_we),
+      .waddr_i(cwp_q[t][CPW-1:0]),
+      .wdata_i(putc_char_i[t*8 +: 8]),
+      .raddr_i(con_ra),
+      .rdata_o(con_rd[t])
+    );
   end
 
   // ---------------------------------------------------------------------
