@@ -114,7 +114,7 @@ module hif_flash #(
     logic [31:0] x;
     x = c ^ {24'h0, b};
     for (int i = 0; i < 8; i++) x = x[0] ? ((x >> 1) ^ 32'h82F6_3B78) : (x >> 1);
-    return x;
+    crc_byte = x;
   endfunction
 
   function automatic logic [15:0] map_st(logic [2:0] s);
