@@ -83,7 +83,12 @@ module hif_exec #(
   output logic [31:0]               con_drops_o,
   // Work in progress: a request received, queued or executing, a packet
   // being sent, or an event waiting to be sent (for the simulator's clock).
-  output logic                      busy_o
+  output logic                      busy_o,
+  // The SPI NOR flash of the FLASH_* requests (hif_flash).
+  output logic                      flash_sck_o,
+  output logic                      flash_cs_no,
+  output logic                      flash_mosi_o,
+  input  logic                      flash_miso_i
 );
   localparam int unsigned BufWords = MaxPayload / 8;
   localparam int unsigned BW       = $clog2(BufWords) + 1;  // slot bit + index
@@ -151,7 +156,7 @@ module hif_exec #(
   // ---------------------------------------------------------------------
   typedef enum logic [4:0] {
     SIdle, SDispatch, SMgmtReq, SMgmtRsp, SSiRun, SCrChk, SCrApply,
-    STxCmd, STxPl, SDone
+    STxCmd, STxPl, SDone, SFlash
   } state_e;
   state_e st_q;
 
@@ -708,7 +713,7 @@ module hif_exec #(
             p_q    <= '1;
           end else if (!start_tx && s_evt_q[cur_q] == EvtOk && op_q != 8'(hif_pkg::OpStreamIn) &&
                    op_q != 8'(hif_pkg::OpStreamCredit)) begin
-            st_q <= SMgmtReq;
+            st_q <= fl_op ? SFlash : SMgmtReq;
             if (op_q == 8'(hif_pkg::OpReset))
               cred_clear_q <= 1'b1;
           end
@@ -850,6 +855,13 @@ module hif_exec #(
           end
         end
 
+        SFlash: begin
+          if (fl_done) begin
+            p_q  <= '1;  // finished: answered from fl_status
+            st_q <= SDispatch;
+          end
+        end
+
         STxCmd: begin
           if (rq_push || (x_direct && x_cmd_ready)) begin
             st_q <= (tx_nw_q == '0) ? SDone : STxPl;
@@ -889,6 +901,7 @@ module hif_exec #(
 
         default: st_q <= SIdle;
       endcase
+      if (fl_we) buf_q[baddr(cur_q, {1'b0, fl_widx})] <= fl_wdata;
       if (start_tx) begin
         tx_op_q    <= stx_op;
         tx_flags_q <= stx_flags;
@@ -983,6 +996,10 @@ module hif_exec #(
               // A management sequence finished without error.
               if (acc_rd) stx_len = mg_n_q << 2;
               if (op_q == 8'(hif_pkg::OpPerfRead)) stx_len = 32'd4 + (mg_n_q << 2);
+              if (fl_op) begin  // a flash request finished (SFlash)
+                stx_st  = fl_status;
+                stx_len = fl_rsp_len;
+              end
             end else if (err_q) begin
               stx_st = tmo_q ? 16'(hif_pkg::StTimeout) : 16'(hif_pkg::StMgmt);
             end else begin
@@ -1032,7 +1049,7 @@ module hif_exec #(
                 end
                 8'(hif_pkg::OpFlashRead), 8'(hif_pkg::OpFlashErase),
                 8'(hif_pkg::OpFlashProgram), 8'(hif_pkg::OpFlashVerify):
-                  stx_st = 16'(hif_pkg::StNotSupported);
+                  start_tx = 1'b0;  // hif_flash checks and runs it
                 default: begin
                   if (acc_op) begin
                     if (s_len_q[cur_q] < 12 || a_rsvd != 0 || a_count == 0 ||
@@ -1151,6 +1168,26 @@ module hif_exec #(
   end
 
   // ---------------------------------------------------------------------
+  // Flash requests (hif_flash): started from SDispatch, answered when done.
+  // ---------------------------------------------------------------------
+  logic          fl_op, fl_start, fl_done, fl_req, fl_we, unused_fl_busy;
+  logic [15:0]   fl_status;
+  logic [31:0]   fl_rsp_len;
+  logic [IW-1:0] fl_idx, fl_widx;
+  logic [63:0]   fl_wdata;
+  assign fl_op    = op_q >= 8'(hif_pkg::OpFlashRead) && op_q <= 8'(hif_pkg::OpFlashVerify);
+  assign fl_start = st_q == SDispatch && !start_tx && s_evt_q[cur_q] == EvtOk && fl_op;
+  hif_flash #(.MaxPayload(MaxPayload)) u_flash (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .start_i(fl_start), .op_i(2'(op_q - 8'(hif_pkg::OpFlashRead))), .len_i(s_len_q[cur_q]),
+    .done_o(fl_done), .status_o(fl_status), .rsp_len_o(fl_rsp_len), .busy_o(unused_fl_busy),
+    .buf_req_o(fl_req), .buf_idx_o(fl_idx), .buf_rvalid_i(fl_req),
+    .buf_rdata_i(buf_q[baddr(cur_q, {1'b0, fl_idx})]),
+    .buf_we_o(fl_we), .buf_widx_o(fl_widx), .buf_wdata_o(fl_wdata),
+    .sck_o(flash_sck_o), .cs_no(flash_cs_no), .mosi_o(flash_mosi_o), .miso_i(flash_miso_i)
+  );
+
+  // ---------------------------------------------------------------------
   // Assertions.
   // ---------------------------------------------------------------------
   `ASSERT(MgmtValidHeld, mg_valid_q && !mgmt_req_ready_i |=> mg_valid_q)
@@ -1160,7 +1197,7 @@ module hif_exec #(
   `ASSERT(RxWriteFreeSlot, pl_valid_i && pl_ready_o |-> !full_q[wr_sel])
   // The control slot only holds requests answered without management
   // accesses, injection or payload from the slot.
-  `ASSERT(CtlSlotNoExec, st_q == SMgmtReq || st_q == SMgmtRsp || st_q == SSiRun |->
+  `ASSERT(CtlSlotNoExec, st_q == SMgmtReq || st_q == SMgmtRsp || st_q == SSiRun || st_q == SFlash |->
                          cur_q != CtlSlot)
   `ASSERT(CtlSlotNoPayload, st_q == STxPl && tx_src_q == SrcBuf |-> cur_q != CtlSlot)
   `ASSERT(SlotIndexInRange, cur_q != 2'd3 && hs_q != 2'd3 && wr_sel != 2'd3)
