@@ -5,6 +5,8 @@
 #   make lint-top      verilator --lint-only -Wall on hif_exec and wse_top
 #   make bench-link    BENCH link.* figures
 #   make test-flash-update  wsectl flash and power cuts on wsemu-fast's flash
+#   make test-flash-sim     the same on wsemu-sim's flash (RTL SPI controller)
+#   make bench-flash-update BENCH usb.flash_kbps: wsectl flash on wsemu-sim's flash
 #   make run-demo      a program on all tiles of sim-4x4 through wsectl
 # docs/host-if.md (executor), docs/wsemu-sim.md, docs/wsectl.md.
 
@@ -14,8 +16,8 @@ DS_BOARDS := sim-2x2 sim-4x4
 DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Sources in compile order: the mesh as the core fragment lists it (read
 # later, hence deferred: recipes, and prerequisites by second expansion).
-DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) $(RTL_HIF_PKGS) $(RTL_PRIM_CDC_SRCS) \
-	$(RTL_HIF_SRCS) $(DS_DIR)/$(1)/wse_dtb_pkg.sv $(RTL_TOP_SRCS)
+DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) $(RTL_HIF_PKGS) $(RTL_FLASH_PKGS) $(RTL_PRIM_CDC_SRCS) \
+	$(RTL_FLASH_SRCS) $(RTL_HIF_SRCS) $(DS_DIR)/$(1)/wse_dtb_pkg.sv $(RTL_TOP_SRCS)
 
 # $(1) board, $(2) what the build ID names (default wsemu-sim).
 define DS_BOARD_RULES
@@ -35,7 +37,7 @@ LINT_STAGES += lint-top
 # ---- wsemu-sim ----------------------------------------------------------------
 DS_VFLAGS := --assert -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst --vpi \
 	-MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
-DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp sim/wsemu_sim.vlt
+DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp sim/spi_flash_model.h sim/wsemu_sim.vlt
 
 .SECONDEXPANSION:
 # The fast model (no assertions, X as zero, -O3/-O2) for runs and
@@ -120,6 +122,39 @@ test-flash-update: $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/
 	  $(MKIMAGE) $(BUILD)/boards $(DS_DIR)/flash-update/update
 
 TEST_STAGES += test-flash-update
+
+# The flash requests and the update on wsemu-sim's flash (docs/wsemu-sim.md,
+# "Flash"): the FLASH_* requests run by the RTL (hif_flash, flash_ctrl)
+# against the behavioural SPI NOR part, 256 KiB, kept in a file. flash_ops
+# as above, then the update with FLASH_SIM_CUTS power cuts (--fault
+# flash:N). The RTL simulates every SPI clock (about 19 link cycles a
+# byte): about 2 CPU minutes with 2 cuts; test-full does 6, other bytes.
+FLASH_SIM_CUTS ?= 2
+FLASH_SIM_DEPS := $(DS_SIMS_TEST) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/flash_ops $(MKIMAGE)
+.PHONY: test-flash-sim test-full-flash-sim bench-flash-update
+test-flash-sim: $(FLASH_SIM_DEPS)
+	@mkdir -p $(DS_DIR)/flash-sim
+	$(DS_ENV) $(DS_DIR)/flash_ops $(DS_DIR)/flash-sim/ops.flash rtl
+	$(DS_ENV) CUTS=$(FLASH_SIM_CUTS) ./tests/e2e/test-flash-update.sh $(DS_DIR)/wsectl \
+	  $(MKIMAGE) $(BUILD)/boards $(DS_DIR)/flash-sim/update rtl
+
+test-full-flash-sim: $(FLASH_SIM_DEPS)
+	$(DS_ENV) CUTS=6 SEED=7 ./tests/e2e/test-flash-update.sh $(DS_DIR)/wsectl \
+	  $(MKIMAGE) $(BUILD)/boards $(DS_DIR)/flash-sim/update-full rtl
+
+# One wsectl flash of an 8 KiB image on wsemu-sim's flash: the image's bits
+# over the link cycles the simulator ran for the whole session (connect,
+# INFO, the layout probe, boot log, erase, program, verify, record), at
+# the ULX3S's 25 MHz link clock: SCK 12.5 MHz, the part's sector erase
+# 2,000 and page program 200 link cycles (wsemu-sim's defaults), the link
+# 8 bytes a cycle (sim-2x2). tests/e2e/bench-flash-update.sh.
+bench-flash-update: $(FLASH_SIM_DEPS)
+	@$(DS_ENV) ./tests/e2e/bench-flash-update.sh $(DS_DIR)/wsectl $(MKIMAGE) $(BUILD)/boards \
+	  $(DS_DIR)/flash-sim/bench 25000000
+
+TEST_STAGES += test-flash-sim
+TEST_FULL_STAGES += test-full-flash-sim
+BENCH_STAGES += bench-flash-update
 
 # ---- benchmark ---------------------------------------------------------------------
 $(DS_DIR)/bench_link: tests/e2e/bench_link.c host-lib/include/wsehost.h $(HL_A) | deps

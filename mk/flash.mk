@@ -1,6 +1,6 @@
 # The SPI NOR flash controller (rtl/flash), docs/flash.md.
 #   make test-flash   flash_ctrl against the behavioural SPI flash
-#                     (tests/flash/spi_flash_model.h) at SCK = clk/2 and
+#                     (sim/spi_flash_model.h) at SCK = clk/2 and
 #                     clk/6: directed requests, refusals, time-outs, a part
 #                     that ignores WREN, 300 random requests each
 #   make lint-flash   verilator --lint-only -Wall
@@ -28,12 +28,12 @@ FLASH_READ := read_verilog -sv -DSYNTHESIS $(RTL_INC) $(FLASH_RTL)
 
 .PHONY: test-flash lint-flash synth-flash bench-flash
 
-$(FLASH_DIR)/div%/tb_flash: tests/flash/tb_flash.cpp tests/flash/spi_flash_model.h $(FLASH_RTL) \
+$(FLASH_DIR)/div%/tb_flash: tests/flash/tb_flash.cpp sim/spi_flash_model.h $(FLASH_RTL) \
 		$(RTL_PRIM_HDRS) | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) $(RTL_INC) --top-module flash_ctrl \
 		$(call FLASH_TB_G,$*) -Mdir $(dir $@) -o tb_flash $(FLASH_RTL) $(TOP)/tests/flash/tb_flash.cpp \
-		-CFLAGS "-std=c++14 -O1 -I$(TOP)/tests/flash $(call FLASH_TB_D,$*)" \
+		-CFLAGS "-std=c++14 -O1 -I$(TOP)/sim $(call FLASH_TB_D,$*)" \
 		> $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
 
 test-flash: $(foreach d,$(FLASH_DIVS),$(FLASH_DIR)/div$(d)/tb_flash)

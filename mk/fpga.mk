@@ -28,6 +28,13 @@ FPGA_FREQ ?= 50
 # figures; -abc9 (timing-driven LUT mapping): 31% fewer LUT4 on the tile and
 # a faster FPU than without it (docs/fpga.md).
 FPGA_SYNTH_FLAGS ?= -noflatten -abc9
+# ABC9's delay target in ps (tests/fpga/synth.sh), e.g. 20000 for the
+# period of FPGA_FREQ: within it ABC9 maps for area. Empty (the default):
+# every path mapped for the least delay. Yosys 0.23's ABC aborts on the
+# core with a target set ("Boxes are not in a topological order"), so the
+# default is empty (docs/fpga.md).
+FPGA_ABC9_DELAY_PS ?=
+export ABC9_DELAY_PS := $(FPGA_ABC9_DELAY_PS)
 
 # Debian's python3, not one on PATH, so the environment does not depend on
 # a user's Python. Everything, dependencies included, is pinned: --no-deps.

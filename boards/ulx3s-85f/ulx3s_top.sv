@@ -75,6 +75,9 @@ module ulx3s_top (
   logic [NumTiles-1:0] halted, unused_retire, unused_exit;
   logic [31:0]         con_drops, unused_con_cdc_drops;
   logic                busy;
+  // The configuration flash is not wired (its clock needs USRMCLK): MISO
+  // held high reads as no part, so the flash requests are NOT_SUPPORTED.
+  logic                unused_flash_sck, unused_flash_cs_n, unused_flash_mosi;
 
   wse_top u_dev (
     .clk_link_i      (clk_link),
@@ -86,6 +89,10 @@ module ulx3s_top (
     .link_out_ready_i(tx_ready),
     .link_out_data_o (tx_data),
     .link_out_last_o (unused_tx_last),
+    .flash_sck_o     (unused_flash_sck),
+    .flash_cs_no     (unused_flash_cs_n),
+    .flash_mosi_o    (unused_flash_mosi),
+    .flash_miso_i    (1'b1),
     .clk_i           (clk_mesh),
     .rst_ni          (rst_mesh_n),
     .halted_o        (halted),

@@ -59,15 +59,35 @@ static int layout(wse_device *d, struct wse_flash_layout *l, uint32_t *bytes)
 	return wse_flash_layout(*bytes, l) ? WSE_ERROR_NOT_SUPPORTED : 0;
 }
 
-/* The newest valid boot record (0 when none), and where the next goes. */
+/* Bytes of the boot-record log read at a time. */
+#define LOG_STEP 1024u
+
+/* A whole erased entry. */
+static int erased(const uint8_t *e)
+{
+	for (unsigned k = 0; k < WSE_BOOTREC_BYTES; k++)
+		if (e[k] != 0xFF)
+			return 0;
+	return 1;
+}
+
+/* The newest valid boot record (0 when none), and where the next goes.
+ * Records are written in order from the log's start, so the log is read
+ * a piece at a time up to the first erased entry (the rest is erased). */
 static int read_log(wse_device *d, const struct wse_flash_layout *l,
 		    struct wse_bootrec *best, uint32_t *next)
 {
 	uint8_t *log = malloc(WSE_BOOTREC_LOG_BYTES);
 	if (!log)
 		return WSE_ERROR_NO_MEM;
-	int r = wse_flash_read(d, l->boot_offset + WSE_BOOTREC_LOG_OFFSET, log,
-			       WSE_BOOTREC_LOG_BYTES);
+	memset(log, 0xFF, WSE_BOOTREC_LOG_BYTES);
+	int r = 0, end = 0;
+	for (uint32_t done = 0; !r && !end && done < WSE_BOOTREC_LOG_BYTES; done += LOG_STEP) {
+		r = wse_flash_read(d, l->boot_offset + WSE_BOOTREC_LOG_OFFSET + done, log + done,
+				   LOG_STEP);
+		for (uint32_t e = done; !r && e < done + LOG_STEP; e += WSE_BOOTREC_BYTES)
+			end |= erased(log + e);
+	}
 	if (!r)
 		r = wse_bootrec_scan(log, WSE_BOOTREC_LOG_BYTES, best, next);
 	free(log);

@@ -69,6 +69,23 @@ module wse_mgmt_node (
   logic [31:0] loc_rdata;
   logic        loc_err, loc_route_we, loc_ctrl_we;
 
+  // The route table and the counters as arrays (wiring only), so that a
+  // read is a multiplexer by the index: a part-select such as
+  // route_table_i[c*10 +: 10] makes Yosys build a multiplier (a MULT18X18D
+  // on ECP5) and a shifter over the whole table.
+  logic [9:0]  rt_ent  [wse_pkg::NumColors];
+  logic [31:0] cnt_fwd [wse_pkg::NumPorts];
+  logic [31:0] cnt_stall [wse_pkg::NumPorts];
+  logic [31:0] cnt_drop [wse_pkg::NumPorts];
+  for (genvar c = 0; c < wse_pkg::NumColors; c++) begin : g_rt_ent
+    assign rt_ent[c] = route_table_i[c*10 +: 10];
+  end
+  for (genvar p = 0; p < wse_pkg::NumPorts; p++) begin : g_cnt
+    assign cnt_fwd[p]   = cnt_fwd_i[p*32 +: 32];
+    assign cnt_stall[p] = cnt_stall_i[p*32 +: 32];
+    assign cnt_drop[p]  = cnt_drop_i[p*32 +: 32];
+  end
+
   always_comb begin
     logic [2:0]  port;
     logic [1:0]  kind;
@@ -77,7 +94,7 @@ module wse_mgmt_node (
     loc_err      = 1'b0;
     loc_route_we = 1'b0;
     loc_ctrl_we  = 1'b0;
-    ent          = route_table_i[in_addr[6:2]*10 +: 10];
+    ent          = rt_ent[in_addr[6:2]];
     // CNT block: 0x2000 + 16*port + 4*kind (the base is 128-byte aligned).
     port         = in_addr[6:4];
     kind         = in_addr[3:2];
@@ -98,9 +115,9 @@ module wse_mgmt_node (
     end else if (in_addr[31:7] == wse_mgmt_pkg::AddrCntBase[31:7] &&
                  port < 3'(wse_pkg::NumPorts) && kind != 2'd3) begin
       unique case (kind)
-        2'd0:    loc_rdata = cnt_fwd_i[port*32 +: 32];
-        2'd1:    loc_rdata = cnt_stall_i[port*32 +: 32];
-        default: loc_rdata = cnt_drop_i[port*32 +: 32];
+        2'd0:    loc_rdata = cnt_fwd[port];
+        2'd1:    loc_rdata = cnt_stall[port];
+        default: loc_rdata = cnt_drop[port];
       endcase
       loc_err = in_write;
     end else begin

@@ -83,7 +83,12 @@ module hif_exec #(
   output logic [31:0]               con_drops_o,
   // Work in progress: a request received, queued or executing, a packet
   // being sent, or an event waiting to be sent (for the simulator's clock).
-  output logic                      busy_o
+  output logic                      busy_o,
+  // The SPI NOR flash of the FLASH_* requests (hif_flash).
+  output logic                      flash_sck_o,
+  output logic                      flash_cs_no,
+  output logic                      flash_mosi_o,
+  input  logic                      flash_miso_i
 );
   localparam int unsigned BufWords = MaxPayload / 8;
   localparam int unsigned BW       = $clog2(BufWords) + 1;  // slot bit + index
@@ -157,7 +162,7 @@ module hif_exec #(
   // ---------------------------------------------------------------------
   typedef enum logic [4:0] {
     SIdle, SDispatch, SMgmt, SSiRun, SCrChk, SCrApply,
-    STxCmd, STxPl, SDone
+    STxCmd, STxPl, SDone, SFlash
   } state_e;
   state_e st_q;
 
@@ -426,10 +431,10 @@ module hif_exec #(
   assign x_tx_valid   = (st_q == STxPl) && (tx_src_q != SrcBuf || rv_main);
 
   // Start a management sequence: a request that passed its checks and is
-  // neither a stream nor the host interface's own counters.
+  // neither a stream, a flash request nor the host interface's own counters.
   assign seq_start = (st_q == SDispatch) && !start_tx && (s_evt_q[cur_q] == EvtOk) &&
                      op_q != 8'(hif_pkg::OpStreamIn) && op_q != 8'(hif_pkg::OpStreamCredit) &&
-                     !(op_q == 8'(hif_pkg::OpPerfRead) && a_all);
+                     !fl_op && !(op_q == 8'(hif_pkg::OpPerfRead) && a_all);
 
   hif_mgmt_seq #(
     .MgmtTimeout(MgmtTimeout)
@@ -527,6 +532,7 @@ module hif_exec #(
   always_comb begin
     unique case (st_q)
       SMgmt:              ra_need = baddr(cur_q, (IW+1)'(seq_widx));
+      SFlash:             ra_need = baddr(cur_q, {1'b0, fl_idx});
       SSiRun:             ra_need = baddr(cur_q, p_q);
       SCrChk, SCrApply:   ra_need = baddr(hs_q, p_q);
       default:            ra_need = baddr(cur_q, tx_idx_q[IW:0]);
@@ -557,6 +563,14 @@ module hif_exec #(
     if (seq_rd_count) begin
       x_whalf = 2'b11;
       x_wd_lo = 32'd15;
+    end
+    // A flash request's read data, a word at a time.
+    if (fl_we) begin
+      x_we    = 1'b1;
+      x_wa    = baddr(cur_q, {1'b0, fl_widx});
+      x_whalf = 2'b11;
+      x_wd_lo = fl_wdata[31:0];
+      x_wd_hi = fl_wdata[63:32];
     end
   end
   assign rx_we = pl_valid_i && pl_ready_o && (wr_sel != CtlSlot);
@@ -795,10 +809,19 @@ module hif_exec #(
             // Host interface counters: sampled for the response (SrcCnt).
             for (int i = 0; i < 7; i++) csnap_q[i] <= cnt_q[i];
             p_q    <= '1;
+          end else if (fl_start) begin
+            st_q <= SFlash;
           end else if (seq_start) begin
             st_q <= SMgmt;
             if (op_q == 8'(hif_pkg::OpReset))
               cred_clear_q <= 1'b1;
+          end
+        end
+
+        SFlash: begin
+          if (fl_done) begin
+            p_q  <= '1;  // finished: answered from fl_status
+            st_q <= SDispatch;
           end
         end
 
@@ -1027,6 +1050,10 @@ module hif_exec #(
               if (acc_rd) stx_len = a_count << 2;
               if (op_q == 8'(hif_pkg::OpPerfRead)) stx_len = a_all ? 32'd32 : 32'd64;
               if (op_q == 8'(hif_pkg::OpPerfRead) && a_all) stx_src = SrcCnt;
+              if (fl_op) begin  // a flash request finished (SFlash)
+                stx_st  = fl_status;
+                stx_len = fl_rsp_len;
+              end
             end else if (err_q) begin
               stx_st = tmo_q ? 16'(hif_pkg::StTimeout) : 16'(hif_pkg::StMgmt);
             end else begin
@@ -1121,6 +1148,43 @@ module hif_exec #(
   end
 
   // ---------------------------------------------------------------------
+  // Flash requests (hif_flash): started from SDispatch, answered when done.
+  // Its slot reads go through the block RAM's main read port (SFlash's
+  // ra_need), its writes through the executor's write port.
+  // ---------------------------------------------------------------------
+  logic          fl_op, fl_start, fl_done, fl_req, fl_we, unused_fl_busy;
+  logic [15:0]   fl_status;
+  logic [31:0]   fl_rsp_len;
+  logic [IW-1:0] fl_idx, fl_widx;
+  logic [63:0]   fl_wdata;
+  assign fl_op    = op_q >= 8'(hif_pkg::OpFlashRead) && op_q <= 8'(hif_pkg::OpFlashVerify);
+  assign fl_start = st_q == SDispatch && !start_tx && s_evt_q[cur_q] == EvtOk && fl_op;
+  hif_flash #(
+    .MaxPayload (MaxPayload)
+  ) u_flash (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .start_i      (fl_start),
+    .op_i         (2'(op_q - 8'(hif_pkg::OpFlashRead))),
+    .len_i        (s_len_q[cur_q]),
+    .done_o       (fl_done),
+    .status_o     (fl_status),
+    .rsp_len_o    (fl_rsp_len),
+    .busy_o       (unused_fl_busy),
+    .buf_req_o    (fl_req),
+    .buf_idx_o    (fl_idx),
+    .buf_rvalid_i (fl_req && st_q == SFlash && rv_main),
+    .buf_rdata_i  (rd_main),
+    .buf_we_o     (fl_we),
+    .buf_widx_o   (fl_widx),
+    .buf_wdata_o  (fl_wdata),
+    .sck_o        (flash_sck_o),
+    .cs_no        (flash_cs_no),
+    .mosi_o       (flash_mosi_o),
+    .miso_i       (flash_miso_i)
+  );
+
+  // ---------------------------------------------------------------------
   // Assertions.
   // ---------------------------------------------------------------------
   `ASSERT(SeqDoneOnlyInMgmt, seq_done |-> st_q == SMgmt)
@@ -1128,7 +1192,7 @@ module hif_exec #(
   `ASSERT(RxWriteFreeSlot, pl_valid_i && pl_ready_o |-> !full_q[wr_sel])
   // The control slot only holds requests answered without management
   // accesses, injection or payload from the slot.
-  `ASSERT(CtlSlotNoExec, st_q == SMgmt || st_q == SSiRun |->
+  `ASSERT(CtlSlotNoExec, st_q == SMgmt || st_q == SSiRun || st_q == SFlash |->
                          cur_q != CtlSlot)
   `ASSERT(CtlSlotNoPayload, st_q == STxPl && tx_src_q == SrcBuf |-> cur_q != CtlSlot)
   `ASSERT(SlotIndexInRange, cur_q != 2'd3 && hs_q != 2'd3 && wr_sel != 2'd3)

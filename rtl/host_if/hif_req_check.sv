@@ -97,7 +97,7 @@ module hif_req_check #(
       end
       8'(hif_pkg::OpFlashRead), 8'(hif_pkg::OpFlashErase),
       8'(hif_pkg::OpFlashProgram), 8'(hif_pkg::OpFlashVerify):
-        st_o = 16'(hif_pkg::StNotSupported);
+        run_o = 1'b1;  // hif_flash checks and runs it
       default: begin
         if (!acc_op) st_o = 16'(hif_pkg::StOpcode);
         else if (len_i < 12 || rsvd_i != 0 || count_i == 0 ||

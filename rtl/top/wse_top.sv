@@ -23,6 +23,11 @@ module wse_top #(
   input  logic        link_out_ready_i,
   output logic [63:0] link_out_data_o,
   output logic        link_out_last_o,
+  // The SPI NOR flash of the FLASH_* requests (link clock domain).
+  output logic        flash_sck_o,
+  output logic        flash_cs_no,
+  output logic        flash_mosi_o,
+  input  logic        flash_miso_i,
   // Mesh clock domain.
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -110,7 +115,9 @@ module wse_top #(
     .in_valid_o(x_in_valid), .in_data_o(x_in_data), .in_credit_i(x_in_credit),
     .out_valid_i(x_out_valid), .out_data_i(x_out_data), .out_credit_o(x_out_credit),
     .putc_valid_i(x_putc_valid), .putc_char_i(x_putc_char),
-    .con_drops_o(con_drops_o), .busy_o(exec_busy)
+    .con_drops_o(con_drops_o), .busy_o(exec_busy),
+    .flash_sck_o(flash_sck_o), .flash_cs_no(flash_cs_no), .flash_mosi_o(flash_mosi_o),
+    .flash_miso_i(flash_miso_i)
   );
 
   // ---- link clock <-> mesh clock ----

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * flash_ops: wsemu-fast's flash requests (docs/protocol.md 4.11,
- * docs/wsemu-fast.md "Flash") through libwsehost, on sim-2x2 with the flash
- * file FILE of 1 MiB: an erased flash, NOR programming (AND), erase to
- * 0xFF, RANGE and ALIGN, VERIFY with the flash's CRC, contents kept across
- * a restart, and a power cut (--flash-kill-after) in the middle of a
- * program leaving exactly the bytes before it written.
- *   flash_ops FILE      ($WSEMU_FAST names the simulator)
+ * flash_ops: the flash requests (docs/protocol.md 4.11) through
+ * libwsehost, on sim-2x2 with the flash file FILE: an erased flash, NOR
+ * programming (AND), erase to 0xFF, RANGE and ALIGN, VERIFY with the
+ * flash's CRC, contents kept across a restart, and a power cut in the
+ * middle of a program leaving exactly the bytes before it written.
+ *   flash_ops FILE [fast|rtl]
+ * fast (the default): wsemu-fast ($WSEMU_FAST) with a 1 MiB flash, the cut
+ * by --flash-kill-after (docs/wsemu-fast.md, "Flash"); rtl: wsemu-sim
+ * ($WSEMU_SIM) with a 256 KiB flash on the RTL's SPI controller, the cut
+ * by --fault flash:N (docs/wsemu-sim.md, "Flash").
  * Exit status 0 when every check passes.
  */
 #define _GNU_SOURCE
@@ -16,8 +19,10 @@
 
 #include "wsehost.h"
 
-#define MIB 0x100000u
 #define SECTOR 0x10000u
+
+static unsigned MIB = 0x100000u; /* the flash's bytes */
+static int rtl;
 
 static int fails;
 #define CHECK(c, ...)                                                   \
@@ -36,10 +41,11 @@ static wse_device *open_dev(const char *file, const char *extra)
 	char opts[1024];
 	snprintf(opts, sizeof(opts), "--quiet --flash-bytes %u --flash-file %s %s", MIB, file,
 		 extra);
-	setenv("WSEMU_FAST_OPTS", opts, 1);
+	setenv(rtl ? "WSEMU_SIM_OPTS" : "WSEMU_FAST_OPTS", opts, 1);
 	wse_device *d = NULL;
-	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 10000};
-	int r = wse_open(&d, "sim:board=sim-2x2,model=fast", &o);
+	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 60000};
+	int r = wse_open(&d, rtl ? "sim:board=sim-2x2,model=rtl" : "sim:board=sim-2x2,model=fast",
+			 &o);
 	CHECK(r == 0, "open: %s", wse_strerror(r));
 	return r ? NULL : d;
 }
@@ -54,19 +60,28 @@ static int all(const uint8_t *b, size_t n, uint8_t v)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: flash_ops FILE\n");
+	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "fast") && strcmp(argv[2], "rtl"))) {
+		fprintf(stderr, "usage: flash_ops FILE [fast|rtl]\n");
 		return 2;
 	}
 	const char *file = argv[1];
+	rtl = argc == 3 && !strcmp(argv[2], "rtl");
+	if (rtl)
+		MIB = 4 * SECTOR;
+	/* the RTL moves a byte in about 19 link cycles: smaller amounts, and
+	 * the cut inside one program packet instead of across two */
+	const size_t fresh = rtl ? 1024 : 3 * SECTOR, np = rtl ? 1200 : 5000;
+	const unsigned cut = rtl ? 700 : 3000;
+	char cutopt[64];
+	snprintf(cutopt, sizeof(cutopt), rtl ? "--fault flash:%u" : "--flash-kill-after %u", cut);
 	remove(file);
 	static uint8_t buf[3 * SECTOR], pat[5000];
 	wse_device *d = open_dev(file, "");
 	if (!d)
 		return 1;
-	CHECK(wse_flash_read(d, MIB - 3 * SECTOR, buf, sizeof(buf)) == 0 &&
-		      all(buf, sizeof(buf), 0xFF), "a new flash reads 0xFF");
-	for (size_t i = 0; i < sizeof(pat); i++)
+	CHECK(wse_flash_read(d, MIB - fresh, buf, fresh) == 0 && all(buf, fresh, 0xFF),
+	      "a new flash reads 0xFF");
+	for (size_t i = 0; i < np; i++)
 		pat[i] = (uint8_t)(i * 13 + 7);
 	/* NOR: a program ANDs; a second program cannot set bits */
 	uint8_t f0[4] = {0xF0, 0xF0, 0x0F, 0xFF}, c3[4] = {0x3C, 0xFF, 0xFF, 0x00}, rd[4];
@@ -85,10 +100,10 @@ int main(int argc, char **argv)
 	CHECK(wse_flash_program(d, MIB - 2, f0, 4) == WSE_ERROR_RANGE, "program RANGE");
 	CHECK(wse_flash_verify(d, MIB - 2, 4, 0) == WSE_ERROR_RANGE, "verify RANGE");
 	/* VERIFY: OK with the right CRC, VERIFY with another */
-	CHECK(wse_flash_program(d, 2 * SECTOR, pat, sizeof(pat)) == 0, "program pattern");
-	uint32_t crc = wse_crc32c(0, pat, sizeof(pat));
-	CHECK(wse_flash_verify(d, 2 * SECTOR, sizeof(pat), crc) == 0, "verify");
-	CHECK(wse_flash_verify(d, 2 * SECTOR, sizeof(pat), crc ^ 1) == WSE_ERROR_VERIFY,
+	CHECK(wse_flash_program(d, 2 * SECTOR, pat, np) == 0, "program pattern");
+	uint32_t crc = wse_crc32c(0, pat, np);
+	CHECK(wse_flash_verify(d, 2 * SECTOR, np, crc) == 0, "verify");
+	CHECK(wse_flash_verify(d, 2 * SECTOR, np, crc ^ 1) == WSE_ERROR_VERIFY,
 	      "verify mismatch");
 	wse_close(d);
 
@@ -96,25 +111,26 @@ int main(int argc, char **argv)
 	d = open_dev(file, "");
 	if (!d)
 		return 1;
-	CHECK(wse_flash_read(d, 2 * SECTOR, buf, sizeof(pat)) == 0 &&
-		      !memcmp(buf, pat, sizeof(pat)), "the flash kept across a restart");
+	CHECK(wse_flash_read(d, 2 * SECTOR, buf, np) == 0 && !memcmp(buf, pat, np),
+	      "the flash kept across a restart");
 	wse_close(d);
 
 	/* a power cut after 3000 bytes of a 5000-byte program (sent in
-	 * packets of at most 4088 bytes): the first 3000 written, no more */
-	d = open_dev(file, "--flash-kill-after 3000");
+	 * packets of at most 4088 bytes; rtl: 700 of 1200): the first 3000
+	 * written, no more */
+	d = open_dev(file, cutopt);
 	if (!d)
 		return 1;
-	CHECK(wse_flash_program(d, 4 * SECTOR, pat, sizeof(pat)) != 0, "a cut program fails");
+	CHECK(wse_flash_program(d, 3 * SECTOR, pat, np) != 0, "a cut program fails");
 	wse_close(d);
 	d = open_dev(file, "");
 	if (!d)
 		return 1;
-	CHECK(wse_flash_read(d, 4 * SECTOR, buf, sizeof(pat)) == 0 && !memcmp(buf, pat, 3000) &&
-		      all(buf + 3000, sizeof(pat) - 3000, 0xFF),
-	      "a cut at byte 3000 leaves bytes 0..2999 written, the rest erased");
+	CHECK(wse_flash_read(d, 3 * SECTOR, buf, np) == 0 && !memcmp(buf, pat, cut) &&
+		      all(buf + cut, np - cut, 0xFF),
+	      "a cut at byte %u leaves the bytes before it written, the rest erased", cut);
 	wse_close(d);
 	if (!fails)
-		printf("flash_ops: wsemu-fast's flash requests PASS\n");
+		printf("flash_ops: %s's flash requests PASS\n", rtl ? "wsemu-sim" : "wsemu-fast");
 	return fails ? 1 : 0;
 }

@@ -1,18 +1,31 @@
 #!/bin/sh
 # The fail-safe firmware update (docs/firmware-image.md) through wsectl
-# and libwsehost on wsemu-fast's flash (docs/wsemu-fast.md, "Flash"), on
-# sim-2x2 with a 1 MiB flash kept in a file across simulator runs.
-#   test-flash-update.sh WSECTL WSE_MKIMAGE DTB_DIR OUT_DIR
-# $WSEMU_FAST names the simulator; $SEED (default 1) the kill points.
+# and libwsehost on a simulated flash kept in a file across simulator runs,
+# on sim-2x2.
+#   test-flash-update.sh WSECTL WSE_MKIMAGE DTB_DIR OUT_DIR [fast|rtl]
+# fast (the default): wsemu-fast's flash (docs/wsemu-fast.md, "Flash"), 1
+# MiB, 70,000-byte bitstreams, 23 power cuts (--flash-kill-after), each on
+# a fresh update of B over A followed by a retry. rtl: wsemu-sim's flash
+# on the RTL's SPI controller (docs/wsemu-sim.md, "Flash"), 256 KiB,
+# 500-byte bitstreams, $CUTS (default 2) power cuts (--fault flash:N),
+# each on the next update of the two images in turn, then its retry: the
+# RTL simulates every SPI clock, so it does fewer.
+# $WSEMU_FAST / $WSEMU_SIM name the simulators; $SEED (default 1) the
+# kill points.
 set -eu
-wsectl=$1 mkimage=$2 dtbs=$3 out=$4
+wsectl=$1 mkimage=$2 dtbs=$3 out=$4 model=${5:-fast}
 seed=${SEED:-1}
 rm -rf "$out"; mkdir -p "$out"
 flash=$out/flash
-uri=sim:board=sim-2x2,model=fast
-opts="--quiet --flash-bytes 1048576 --flash-file $flash"
+uri=sim:board=sim-2x2,model=$model
+if [ "$model" = rtl ]; then
+	optvar=WSEMU_SIM_OPTS fbytes=262144 bitbytes=500 cutopt="--fault flash:"
+else
+	optvar=WSEMU_FAST_OPTS fbytes=1048576 bitbytes=70000 cutopt="--flash-kill-after "
+fi
+opts="--quiet --flash-bytes $fbytes --flash-file $flash"
 fail() { [ -f "$2" ] && cat "$2"; echo "test-flash-update: FAIL $1"; exit 1; }
-ctl() { WSEMU_FAST_OPTS="$opts" "$wsectl" -d $uri "$@"; }
+ctl() { env "$optvar=$opts" "$wsectl" -d $uri "$@"; }
 # boots SLOT CRC: info names the slot and the CRC-32C of its image
 boots() {
 	ctl info > "$out/info.txt" 2>&1 || fail "wsectl info" "$out/info.txt"
@@ -40,7 +53,7 @@ print("0x%08x" % (c ^ 0xFFFFFFFF))' "$1"
 # versions), and two refused ones: B with one byte changed, and an image
 # for sim-4x4.
 mk() { # NAME SEED VERSION COMPATIBLE
-	head -c 70000 /dev/zero | tr '\0' "$2" > "$out/$1.bit"
+	head -c $bitbytes /dev/zero | tr '\0' "$2" > "$out/$1.bit"
 	"$mkimage" --compatible "$4" --bitstream "$out/$1.bit" --dtb "$dtbs/sim-2x2/sim-2x2.dtb" \
 		--version "$3" --build-id "$1-v$3" -o "$out/$1.img" > /dev/null
 }
@@ -65,10 +78,47 @@ boots update "$acrc" "after flashing A"
 record 1
 grep -q "^slot golden: .*image for wsemu,sim-2x2, .*CRC-32C $gcrc\$" "$out/info.txt" ||
 	fail "the golden slot listed" "$out/info.txt"
-grep -q "^  bitstream  version 2 .* 70000 bytes  a-v2\$" "$out/info.txt" ||
+grep -q "^  bitstream  version 2 .* $bitbytes bytes  a-v2\$" "$out/info.txt" ||
 	fail "A's parts listed" "$out/info.txt"
-ctl flash --read-back "$out/a.back" > "$out/rb.txt" 2>&1 || fail "--read-back" "$out/rb.txt"
-cmp "$out/a.img" "$out/a.back" || fail "--read-back gives A back"
+if [ "$model" = fast ]; then
+	ctl flash --read-back "$out/a.back" > "$out/rb.txt" 2>&1 || fail "--read-back" "$out/rb.txt"
+	cmp "$out/a.img" "$out/a.back" || fail "--read-back gives A back"
+fi
+
+if [ "$model" = rtl ]; then
+	# Cuts on the RTL: erasing, programming, or in the record (CUTS > 2),
+	# each while the next image (B, A, B, ...) goes over the one that boots.
+	cuts=$(awk -v s="$seed" -v n="${CUTS:-2}" -v l="$(wc -c < "$out/b.img")" 'BEGIN { srand(s);
+		t = 65536 + l + 64;
+		for (i = 0; i < n; i++) {
+			k = i % 3;
+			if (k == 0) c = 1 + int(rand() * 65535);
+			else if (k == 1) c = 65536 + int(rand() * l);
+			else c = t - 64 + 1 + int(rand() * 62);
+			printf "%d ", c } }')
+	seq=1 img=b
+	for n in $cuts; do
+		len=$(wc -c < "$out/$img.img"); total=$((65536 + len + 64))
+		icrc=$(crc "$out/$img.img")
+		if env "$optvar=$opts $cutopt$n" "$wsectl" -d $uri flash "$out/$img.img" \
+			> "$out/cut.txt" 2>&1; then fail "flash $img survived a cut at byte $n" "$out/cut.txt"; fi
+		boots golden "$gcrc" "cut at byte $n of $total:"
+		record $seq "cut at byte $n of $total:"
+		if [ "$n" -lt $((total - 64)) ]; then want="no valid image"; else want="CRC-32C $icrc\$"; fi
+		grep -q "^slot update: .*$want" "$out/info.txt" || fail "cut at $n: update slot" "$out/info.txt"
+		ctl flash "$out/$img.img" > "$out/retry.txt" 2>&1 || fail "retry after the cut at $n" "$out/retry.txt"
+		seq=$((seq + 1))
+		last=$img
+		if [ $img = b ]; then img=a; else img=b; fi
+	done
+	lcrc=$(crc "$out/$last.img")
+	boots update "$lcrc" "retry after the last cut:"
+	record $seq "retry after the last cut:"
+	ctl flash --read-back "$out/last.back" > "$out/rb.txt" 2>&1 || fail "--read-back" "$out/rb.txt"
+	cmp "$out/$last.img" "$out/last.back" || fail "--read-back gives $last back"
+	echo "test-flash-update: rtl: passed ($(echo $cuts | wc -w) power cuts at bytes $(echo $cuts), seed $seed)"
+	exit 0
+fi
 
 # Refused before anything is written: the flash file unchanged.
 cp "$flash" "$out/flash.before"
@@ -97,7 +147,7 @@ seq=1
 for n in $cuts; do
 	ctl flash "$out/a.img" > "$out/flash-a.txt" 2>&1 || fail "reflash A before the cut at $n" "$out/flash-a.txt"
 	seq=$((seq + 1))
-	if WSEMU_FAST_OPTS="$opts --flash-kill-after $n" "$wsectl" -d $uri flash "$out/b.img" \
+	if env "$optvar=$opts $cutopt$n" "$wsectl" -d $uri flash "$out/b.img" \
 		> "$out/cut.txt" 2>&1; then fail "flash B survived a cut at byte $n" "$out/cut.txt"; fi
 	boots golden "$gcrc" "cut at byte $n of $total:"
 	record $seq "cut at byte $n of $total:"

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "Vflash_ctrl.h"
-#include "spi_flash_model.h"
+#include "spi_flash_model.h"  // sim/
 #include "verilated.h"
 
 enum { OpRead = 0, OpErase = 1, OpProgram = 2, OpReadId = 3 };

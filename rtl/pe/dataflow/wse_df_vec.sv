@@ -127,10 +127,14 @@ module wse_df_vec #(
   logic [31:0]   q_sc   [QDepth];
   logic [15:0]   q_len0 [QDepth];
   logic [15:0]   q_len1 [QDepth];
-  logic [AW-1:0] q_base [3*QDepth];   // [3*e + k], k: 0 dst, 1 a, 2 b (word index or color)
-  logic [15:0]   q_s0   [3*QDepth];
-  logic [15:0]   q_s1   [3*QDepth];
-  logic [3*QDepth-1:0] q_fab;
+  // Per descriptor k (0 dst, 1 a, 2 b) and operation e, at [k][e]: k is
+  // always a constant, so only e selects. Yosys flattens [k][e] to
+  // k*QDepth + e, a constant offset; [e][k] or 3*e + k would make it build a
+  // multiplier by 3 (a MULT18X18D) and a shifter over the whole array.
+  logic [AW-1:0] q_base [3][QDepth];  // word index or color
+  logic [15:0]   q_s0   [3][QDepth];
+  logic [15:0]   q_s1   [3][QDepth];
+  logic [2:0]    q_fab  [QDepth];
   logic [QW-1:0] q_head_q, q_tail_q;
   logic [QW:0]   q_cnt_q;
 
@@ -204,8 +208,8 @@ module wse_df_vec #(
 
   always_comb begin
     for (int k = 0; k < 3; k++) begin
-      p0e[k] = g_first_q ? q_base[3*h0 + k] : g_p_q[k];
-      r0e[k] = g_first_q ? q_base[3*h0 + k] : g_r_q[k];
+      p0e[k] = g_first_q ? q_base[k][h0] : g_p_q[k];
+      r0e[k] = g_first_q ? q_base[k][h0] : g_r_q[k];
     end
     n_h     = h0;
     n_first = 1'b0;
@@ -214,7 +218,7 @@ module wse_df_vec #(
     n_i1    = g_i1_q;
     for (int k = 0; k < 3; k++) begin
       n_r[k] = r0e[k];
-      n_p[k] = p0e[k] + sx(q_s0[3*h0 + k]);
+      n_p[k] = p0e[k] + sx(q_s0[k][h0]);
     end
     if (elast) begin
       n_h     = h1;
@@ -223,15 +227,15 @@ module wse_df_vec #(
       n_i0    = '0;
       n_i1    = '0;
       for (int k = 0; k < 3; k++) begin
-        n_r[k] = q_base[3*h1 + k];
-        n_p[k] = q_base[3*h1 + k];
+        n_r[k] = q_base[k][h1];
+        n_p[k] = q_base[k][h1];
       end
     end else if (last0) begin
       n_i0 = '0;
       n_i1 = g_i1_q + 16'd1;
       for (int k = 0; k < 3; k++) begin
-        n_r[k] = r0e[k] + sx(q_s1[3*h0 + k]);
-        n_p[k] = r0e[k] + sx(q_s1[3*h0 + k]);
+        n_r[k] = r0e[k] + sx(q_s1[k][h0]);
+        n_p[k] = r0e[k] + sx(q_s1[k][h0]);
       end
     end
   end
@@ -268,24 +272,24 @@ module wse_df_vec #(
       // BAddend: the addend comes from b in dst's stead
       need[4*sl + ItB]  = ub && (m == wse_df_pkg::BVec ||
                                  (m == wse_df_pkg::BAddend && o == wse_df_pkg::VFmac));
-      need[4*sl + ItD]  = (o == wse_df_pkg::VFmac) && !q_fab[3*h + 0] &&
+      need[4*sl + ItD]  = (o == wse_df_pkg::VFmac) && !q_fab[h][0] &&
                           (m != wse_df_pkg::BAddend);
       isimm[4*sl + ItS] = (m == wse_df_pkg::BScalar || m == wse_df_pkg::BAddend);
       isimm[4*sl + ItA] = 1'b0;
       isimm[4*sl + ItB] = 1'b0;
       isimm[4*sl + ItD] = 1'b0;
-      isfab[4*sl + ItS] = !isimm[4*sl + ItS] && q_fab[3*h + 2];
-      isfab[4*sl + ItA] = q_fab[3*h + 1];
-      isfab[4*sl + ItB] = q_fab[3*h + 2];
+      isfab[4*sl + ItS] = !isimm[4*sl + ItS] && q_fab[h][2];
+      isfab[4*sl + ItA] = q_fab[h][1];
+      isfab[4*sl + ItB] = q_fab[h][2];
       isfab[4*sl + ItD] = 1'b0;
       for (int k = 0; k < 4; k++) ismem[4*sl + k] = !isimm[4*sl + k] && !isfab[4*sl + k];
       iaddr[4*sl + ItS]  = rb;
       iaddr[4*sl + ItA]  = pa;
       iaddr[4*sl + ItB]  = pb;
       iaddr[4*sl + ItD]  = pd;
-      icolor[4*sl + ItS] = q_base[3*h + 2][4:0];
-      icolor[4*sl + ItA] = q_base[3*h + 1][4:0];
-      icolor[4*sl + ItB] = q_base[3*h + 2][4:0];
+      icolor[4*sl + ItS] = q_base[2][h][4:0];
+      icolor[4*sl + ItA] = q_base[1][h][4:0];
+      icolor[4*sl + ItB] = q_base[2][h][4:0];
       icolor[4*sl + ItD] = '0;
       for (int k = 0; k < 4; k++) iimm[4*sl + k] = q_sc[h];
     end
@@ -303,7 +307,7 @@ module wse_df_vec #(
   // current element's result) will write its address.
   logic       cur_wr_mem;
   logic [7:0] haz;
-  assign cur_wr_mem = !q_fab[3*h0 + 0];
+  assign cur_wr_mem = !q_fab[h0][0];
   always_comb begin
     for (int i = 0; i < 8; i++) begin
       haz[i] = (i >= 4) && cur_wr_mem && (iaddr[i] == p0e[0]);
@@ -448,8 +452,10 @@ module wse_df_vec #(
   logic [31:0] f_res;
   logic [4:0]  f_flags;
   logic        unused_tag;
+  // The engine's operations need no div/sqrt and no conversions.
   fpu #(
-    .TagW (1)
+    .TagW    (1),
+    .FullIsa (1'b0)
   ) u_fpu (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -509,10 +515,13 @@ module wse_df_vec #(
         q_op[e] <= '0; q_bm[e] <= '0; q_rm[e] <= '0; q_tid[e] <= '0; q_sc[e] <= '0;
         q_len0[e] <= '0; q_len1[e] <= '0;
       end
-      for (int e = 0; e < 3 * QDepth; e++) begin
-        q_base[e] <= '0; q_s0[e] <= '0; q_s1[e] <= '0;
+      for (int e = 0; e < QDepth; e++) begin
+        q_fab[e] <= '0;
+        for (int k = 0; k < 3; k++) begin
+          q_base[k][e] <= '0; q_s0[k][e] <= '0; q_s1[k][e] <= '0;
+        end
       end
-      q_ten <= '0; q_fab <= '0;
+      q_ten <= '0;
       q_head_q <= '0; q_tail_q <= '0; q_cnt_q <= '0;
       g_first_q <= 1'b1; g_i0_q <= '0; g_i1_q <= '0; g_got_q <= '0; la_got_q <= '0;
       cb_q <= 1'b0;
@@ -554,18 +563,18 @@ module wse_df_vec #(
         q_sc[q_tail_q]   <= scalar_q;
         q_len0[q_tail_q] <= dlen0_q[iss_d];
         q_len1[q_tail_q] <= dlen1_q[iss_d];
-        q_base[3*q_tail_q + 0] <= word_of(dbase_q[iss_d][AW+1:0], dfab_q[iss_d]);
-        q_base[3*q_tail_q + 1] <= word_of(dbase_q[iss_a][AW+1:0], dfab_q[iss_a]);
-        q_base[3*q_tail_q + 2] <= word_of(dbase_q[iss_b][AW+1:0], dfab_q[iss_b]);
-        q_s0[3*q_tail_q + 0] <= dst0_q[iss_d];
-        q_s0[3*q_tail_q + 1] <= dst0_q[iss_a];
-        q_s0[3*q_tail_q + 2] <= dst0_q[iss_b];
-        q_s1[3*q_tail_q + 0] <= dst1_q[iss_d];
-        q_s1[3*q_tail_q + 1] <= dst1_q[iss_a];
-        q_s1[3*q_tail_q + 2] <= dst1_q[iss_b];
-        q_fab[3*q_tail_q + 0] <= dfab_q[iss_d];
-        q_fab[3*q_tail_q + 1] <= dfab_q[iss_a];
-        q_fab[3*q_tail_q + 2] <= dfab_q[iss_b];
+        q_base[0][q_tail_q] <= word_of(dbase_q[iss_d][AW+1:0], dfab_q[iss_d]);
+        q_base[1][q_tail_q] <= word_of(dbase_q[iss_a][AW+1:0], dfab_q[iss_a]);
+        q_base[2][q_tail_q] <= word_of(dbase_q[iss_b][AW+1:0], dfab_q[iss_b]);
+        q_s0[0][q_tail_q] <= dst0_q[iss_d];
+        q_s0[1][q_tail_q] <= dst0_q[iss_a];
+        q_s0[2][q_tail_q] <= dst0_q[iss_b];
+        q_s1[0][q_tail_q] <= dst1_q[iss_d];
+        q_s1[1][q_tail_q] <= dst1_q[iss_a];
+        q_s1[2][q_tail_q] <= dst1_q[iss_b];
+        q_fab[q_tail_q][0] <= dfab_q[iss_d];
+        q_fab[q_tail_q][1] <= dfab_q[iss_a];
+        q_fab[q_tail_q][2] <= dfab_q[iss_b];
         q_tail_q <= qinc(q_tail_q);
       end
       for (int i = 0; i < 8; i++) begin
@@ -642,7 +651,7 @@ module wse_df_vec #(
         rb_v[rb_alloc_q]    <= 1'b1;
         rb_full[rb_alloc_q] <= 1'b0;
         rb_fab[rb_alloc_q]  <= !cur_wr_mem;
-        rb_addr[rb_alloc_q] <= cur_wr_mem ? p0e[0] : q_base[3*h0 + 0];
+        rb_addr[rb_alloc_q] <= cur_wr_mem ? p0e[0] : q_base[0][h0];
         rb_last[rb_alloc_q] <= elast;
         rb_ten[rb_alloc_q]  <= q_ten[h0];
         rb_tid[rb_alloc_q]  <= q_tid[h0];

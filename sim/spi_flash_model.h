@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Behavioural model of a 3.0 V SPI NOR flash (IS25LP128 / W25Q128JV class)
-// for the flash controller's testbench: single-bit SPI in mode 0, sampled
-// once per system clock (the controller's SCK is a divided system clock, so
+// for the flash controller's testbench (tests/flash) and wsemu-sim's flash
+// (sim/wsemu_sim.cpp): single-bit SPI in mode 0, sampled once per system
+// clock (the controller's SCK is a divided system clock, so
 // every SCK edge is seen). Commands: READ 0x03, WREN 0x06, RDSR 0x05 (WIP
 // bit 0, WEL bit 1), PP 0x02, SE 0x20, RDID 0x9F.
 //
@@ -14,6 +15,14 @@
 // answered. Fault knobs: stuck_busy (WIP never clears) and no_wel (WREN
 // ignored).
 //
+// Array writes: when an erase or program completes, its bytes are written
+// one at a time in address order (a program's in the order they were
+// sent) through on_write, when set, before mem changes. on_write returning
+// false is a power cut of the part at that byte: it and the rest of the
+// operation are not written, and the part is off from then on (off: it
+// ignores the bus and MISO reads 0, so status reads show neither WEL nor
+// WIP and reads return zeros).
+//
 // The SPI timing rules are assertions, counted in errors and the first few
 // printed: CS# falls and rises with SCK low (mode 0); CS# high at least
 // min_cs_high clocks between commands; SCK still while CS# is high; each
@@ -24,6 +33,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <vector>
 
 class SpiFlash {
@@ -38,6 +48,8 @@ public:
 	uint64_t commands = 0;   // CS# falls
 	uint64_t polls = 0;      // RDSR commands
 	uint64_t busy_left = 0;
+	std::function<bool(uint32_t addr, uint8_t val)> on_write;
+	bool off = false;        // power cut by on_write
 
 	explicit SpiFlash(size_t bytes) : mem(bytes, 0xFF) {}
 
@@ -56,7 +68,9 @@ public:
 	// One system clock: the pins after the edge; returns MISO.
 	int step(int sck, int cs_n, int mosi)
 	{
+		if (off) return 0;
 		tick_busy();
+		if (off) return 0;
 		if (cs_n && !prev_cs_) { // CS# rose
 			if (sck) fail("CS# rises with SCK high");
 			end_command();
@@ -118,6 +132,12 @@ private:
 		if (errors++ < 10 && !quiet) fprintf(stderr, "flash model: %s (command %llu)\n", what,
 					     (unsigned long long)commands);
 	}
+	void put(uint32_t a, uint8_t v)
+	{
+		if (on_write && !on_write(a, v)) off = true;
+		else mem[a] = v;
+	}
+
 	uint32_t addr() const { return (uint32_t)cmd_[1] << 16 | (uint32_t)cmd_[2] << 8 | cmd_[3]; }
 
 	void tick_busy()
@@ -127,11 +147,13 @@ private:
 		// The operation completes: the array changes, WEL clears.
 		if (pending_ == PErase) {
 			uint32_t base = paddr_ & ~4095u;
-			for (uint32_t i = 0; i < 4096; i++) mem[(base + i) % mem.size()] = 0xFF;
+			for (uint32_t i = 0; i < 4096 && !off; i++) put((base + i) % mem.size(), 0xFF);
 		} else if (pending_ == PProgram) {
 			uint32_t page = paddr_ & ~255u;
-			for (size_t i = 0; i < pdata_.size(); i++)
-				mem[(page + ((paddr_ + i) & 255)) % mem.size()] &= pdata_[i];
+			for (size_t i = 0; i < pdata_.size() && !off; i++) {
+				uint32_t a = (uint32_t)((page + ((paddr_ + i) & 255)) % mem.size());
+				put(a, mem[a] & pdata_[i]);
+			}
 		}
 		pending_ = PNone;
 		wel_ = false;
