@@ -27,6 +27,7 @@
 #include "memoryx.h"
 #include "npz.h"
 #include "train_backend.h"
+#include "train_time.h"
 #include "train_mesh.h"
 #include "train_ref.h"
 #include "train_stats.h"
@@ -1147,21 +1148,6 @@ static double tr_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* ms from now on CLOCK_MONOTONIC, for pthread_cond_timedwait. */
-static struct timespec tr_deadline(int ms)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	return ts;
 }
 
 /* Parameter q's tensor (the weights of layer q / 2 or, q odd, its biases). */

@@ -28,6 +28,7 @@
 #include <wsemu/wse_regs.h>
 
 #include "train_backend.h"
+#include "train_time.h"
 #include "wse_route.h"
 #include "wsehost.h"
 
@@ -476,16 +477,9 @@ static int tm_streams_wait(struct train_mesh *m, struct tm_streams *q, unsigned 
 			continue;
 		}
 		unsigned pending = q->pending;
-		struct timespec ts;
+		struct timespec ts = tr_deadline(m->timeout_ms);
 		int e = 0;
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_sec += m->timeout_ms / 1000;
-		ts.tv_nsec += (long)(m->timeout_ms % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
 		while (q->pending == pending && !e)
 			e = pthread_cond_timedwait(&q->cv, &q->mu, &ts);
 		if (q->pending == pending) {
