@@ -25,6 +25,8 @@ BS_TOP = boards/$(1)/$(FPGA_BOARD_TOP_$(1)).sv
 # the board pieces, the top.
 BS_SRCS = $(call RTL_CFG_PKG,$(1)) $(call DS_TOP_SRCS,$(1)) $(RTL_HIF_UART_SRCS) \
 	$(RTL_BOARD_SRCS) $(RTL_BOARD_ECP5_SRCS) $(call BS_TOP,$(1))
+# Testbench models of the ECP5 primitives the tops use, for Verilator.
+BS_TB_MODELS := tests/fpga/EHXPLLL.sv tests/fpga/USRMCLK.sv
 BS_SYNTH_TIMEOUT ?= 7200
 BS_PNR_TIMEOUT   ?= 7200
 
@@ -42,12 +44,13 @@ bs-board-check:
 	  *) echo "BOARD=$(BOARD) is not an FPGA board (FPGA boards: $(FPGA_BOARDS))" >&2; exit 1 ;; esac
 
 lint-board: $(foreach b,$(FPGA_BOARDS),$(call BS_SRCS,$(b))) | deps
-	$(foreach b,$(FPGA_BOARDS),$(VERILATOR_LINT) tests/fpga/EHXPLLL.sv $(call BS_SRCS,$(b)) \
+	$(foreach b,$(FPGA_BOARDS),$(VERILATOR_LINT) $(BS_TB_MODELS) $(call BS_SRCS,$(b)) \
 	  --top-module $(FPGA_BOARD_TOP_$(b)) &&) true
 LINT_STAGES += lint-board
 
-# The board top's own logic (PLL, UART, reset, LEDs) through synth_ecp5
-# with the device top a black box: the PLL maps to EHXPLLL, no latch, no
+# The board top's own logic (PLL, UART, reset, LEDs, the flash's clock)
+# through synth_ecp5 with the device top a black box: the PLL maps to
+# EHXPLLL, the flash's SCK to USRMCLK, no latch, no
 # loop, ECP5 cells only. Seconds, so it runs with lint.
 BS_SHELL_SRCS = $(call RTL_CFG_PKG,$(1)) $(RTL_PKG_SRCS) $(RTL_HIF_PKGS) rtl/prim/prim_rst_sync.sv \
 	rtl/prim/prim_flop_2sync.sv $(RTL_HIF_UART_SRCS) $(RTL_BOARD_SRCS) $(RTL_BOARD_ECP5_SRCS) \
@@ -60,8 +63,8 @@ lint-yosys-board-$(1): $(call RTL_CFG_PKG,$(1)) | deps
 	@cd tests/fpga && /usr/bin/python3 -c 'import sys, report; \
 	  sys.exit(not report.check([("$(1) board top without the device", sys.argv[1])]))' \
 	  $(abspath $(FPGA_DIR)/shell-$(1))
-	@grep -q 'EHXPLLL *1$$$$' $(FPGA_DIR)/shell-$(1)/stat.txt || \
-	  { echo "lint-yosys-board: $(1): no EHXPLLL in the netlist"; exit 1; }
+	@for c in EHXPLLL USRMCLK; do grep -q "$$$$c *1$$$$" $(FPGA_DIR)/shell-$(1)/stat.txt || \
+	  { echo "lint-yosys-board: $(1): no $$$$c in the netlist"; exit 1; }; done
 endef
 $(foreach b,$(FPGA_BOARDS),$(eval $(call BS_SHELL_RULES,$(b))))
 .PHONY: lint-yosys-board $(addprefix lint-yosys-board-,$(FPGA_BOARDS))
@@ -122,11 +125,13 @@ TEST_STAGES += test-board-flow
 # $WSEMU_SIM naming it. docs/wsemu-sim.md.
 BS_SIM = $(BUILD)/board-sim/$(1)/wsemu-board-sim
 define BS_SIM_RULES
-$(call BS_SIM,$(1)): $(call BS_SRCS,$(1)) tests/fpga/EHXPLLL.sv sim/wsemu_board_sim.cpp \
+$(call BS_SIM,$(1)): $(call BS_SRCS,$(1)) $(BS_TB_MODELS) sim/wsemu_board_sim.cpp \
+		sim/wsemu_board_sim.vlt sim/sim_args.h sim/sim_flash_file.h sim/spi_flash_model.h \
 		$(BUILD)/boards/$(1)/wse_cfg.h | deps
 	@mkdir -p $$(dir $$@)/obj
 	verilator --cc --exe --build --assert -Wno-fatal -Irtl/prim -j $(JOBS) \
-	  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" rtl/lint.vlt tests/fpga/EHXPLLL.sv \
+	  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" rtl/lint.vlt sim/wsemu_board_sim.vlt \
+	  $(BS_TB_MODELS) \
 	  $(call BS_SRCS,$(1)) --top-module $(FPGA_BOARD_TOP_$(1)) $(abspath sim/wsemu_board_sim.cpp) \
 	  -CFLAGS "-O1 -DVTOP=V$(FPGA_BOARD_TOP_$(1)) -I$(abspath $(BUILD)/boards/$(1))" \
 	  -Mdir $$(dir $$@)/obj -o ../wsemu-board-sim > $$(dir $$@)/build.log 2>&1 || \
@@ -135,11 +140,14 @@ endef
 $(foreach b,$(FPGA_BOARDS),$(eval $(call BS_SIM_RULES,$(b))))
 
 # wsectl against the board top: info (the DTB through the UART); test-full
-# adds the selftest (memory, routes and a program on every tile).
+# adds the selftest (memory, routes and a program on every tile) and the
+# flash requests on the board's flash (flash_ops board).
 .PHONY: test-board-sim test-full-board-sim
-test-board-sim test-full-board-sim: $(foreach b,$(FPGA_BOARDS),$(call BS_SIM,$(b))) $(DS_DIR)/wsectl
+test-board-sim test-full-board-sim: $(foreach b,$(FPGA_BOARDS),$(call BS_SIM,$(b))) $(DS_DIR)/wsectl \
+		$(DS_DIR)/flash_ops
 	@set -e; for b in $(FPGA_BOARDS); do \
-	  tests/fpga/test-board-sim.sh $$b $(call BS_SIM,$$b) $(DS_DIR)/wsectl $(BUILD)/tests/board-sim/$$b \
+	  tests/fpga/test-board-sim.sh $$b $(call BS_SIM,$$b) $(DS_DIR)/wsectl $(DS_DIR)/flash_ops \
+	    $(BUILD)/tests/board-sim/$$b \
 	    $(if $(filter test-full-%,$@),full); done
 TEST_STAGES += test-board-sim
 TEST_FULL_STAGES += test-full-board-sim

@@ -37,7 +37,7 @@ LINT_STAGES += lint-top
 # ---- wsemu-sim ----------------------------------------------------------------
 DS_VFLAGS := --assert -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst --vpi \
 	-MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
-DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp sim/spi_flash_model.h sim/wsemu_sim.vlt
+DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp sim/sim_args.h sim/sim_flash_file.h sim/spi_flash_model.h sim/wsemu_sim.vlt
 
 .SECONDEXPANSION:
 # The fast model (no assertions, X as zero, -O3/-O2) for runs and

@@ -8,6 +8,13 @@
 // docs/wsemu-sim.md ("Board tops").
 //
 //   wsemu-board-sim --board NAME --socket PATH [--max-cycles N] [--quiet]
+//                   [--flash-bytes N] [--flash-file PATH] [--flash-cycles E,P]
+//                   [--fault flash:N[,kill|off]]
+//
+// Options come from $WSEMU_SIM_OPTS too, as for wsemu-sim. The board's
+// configuration flash is wsemu-sim's (sim/sim_flash_file.h): its CS#, MOSI
+// and MISO are the top's pins, its SCK the CCLK pin that the top drives
+// through USRMCLK, read in the testbench model (tests/fpga/USRMCLK.sv).
 //
 // One model cycle is one period of the board's oscillator (the link
 // clock). The testbench's PLL model (tests/fpga/EHXPLLL.sv) gives the mesh
@@ -38,6 +45,10 @@
 #include WSE_XSTR(VTOP.h)
 #include "verilated.h"
 
+#include "verilated_syms.h"
+
+#include "sim_args.h"
+#include "sim_flash_file.h"
 #include "sim_socket.h"
 #include "wse_cfg.h"
 
@@ -51,8 +62,21 @@ const unsigned LedBusy = 5, LedHalted = 6, LedLineError = 3;
 VTOP *top;
 uint64_t cycle;
 volatile sig_atomic_t stop_signal;
+SimFlash flash("wsemu-board-sim");
+const uint8_t *cclk;  // USRMCLKO of the top's USRMCLK model, null without one
 
 void on_signal(int sig) { stop_signal = sig; }
+
+// The CCLK pin: the output of the one USRMCLK model in the top (made
+// public by sim/wsemu_board_sim.vlt), found by its variable.
+const uint8_t *find_cclk()
+{
+	for (const auto &it : *Verilated::threadContextp()->scopeNameMap()) {
+		VerilatedVar *v = it.second->varFind("USRMCLKO");
+		if (v && v->vltype() == VLVT_UINT8) return (const uint8_t *)v->datap();
+	}
+	return nullptr;
+}
 
 void tick()
 {
@@ -60,6 +84,8 @@ void tick()
 	top->eval();
 	top->clk_25mhz = 1;
 	top->eval();
+	// The flash samples its pins after the edge; MISO is set for the next.
+	top->flash_miso = flash.step(cclk ? *cclk : 0, top->flash_csn, top->flash_mosi);
 	cycle++;
 }
 
@@ -131,7 +157,9 @@ struct UartRx {
 
 [[noreturn]] void usage()
 {
-	fprintf(stderr, "usage: wsemu-board-sim --board NAME --socket PATH [--max-cycles N] [--quiet]\n");
+	fprintf(stderr, "usage: wsemu-board-sim --board NAME --socket PATH [--max-cycles N] [--quiet]\n"
+			"         [--flash-bytes N] [--flash-file PATH] [--flash-cycles E,P] "
+			"[--fault flash:N[,kill|off]]\n");
 	exit(3);
 }
 
@@ -143,17 +171,30 @@ int main(int argc, char **argv)
 	const char *board = nullptr, *sock = nullptr;
 	uint64_t max_cycles = 0;
 	bool quiet = false;
-	for (int i = 1; i < argc; i++) {
-		std::string a = argv[i];
+	std::vector<std::string> args = sim_args(argc, argv);
+	for (size_t i = 0; i < args.size(); i++) {
+		const std::string &a = args[i];
 		auto val = [&]() -> const char * {
-			if (i + 1 >= argc) usage();
-			return argv[++i];
+			if (i + 1 >= args.size()) usage();
+			return args[++i].c_str();
 		};
 		if (a == "--board") board = val();
 		else if (a == "--socket") sock = val();
 		else if (a == "--max-cycles") max_cycles = strtoull(val(), nullptr, 0);
 		else if (a == "--quiet") quiet = true;
-		else usage();
+		else if (a == "--fault") {
+			std::string f = val(), why;
+			if (f.compare(0, 6, "flash:") != 0) why = "only flash:N[,kill|off] on a board";
+			else flash.fault(f.substr(6), &why);
+			if (!why.empty()) {
+				fprintf(stderr, "wsemu-board-sim: --fault %s: %s\n", f.c_str(), why.c_str());
+				return 3;
+			}
+		} else {
+			int r = flash.option(a, val);
+			if (r < 0) return 3;
+			if (r == 0) usage();
+		}
 	}
 	if (!sock) usage();
 	std::string want = std::string("wsemu,") + (board ? board : "");
@@ -167,6 +208,13 @@ int main(int argc, char **argv)
 
 	Verilated::commandArgs(argc, argv);
 	top = new VTOP;
+	if (!flash.open(sock)) return 3;
+	cclk = find_cclk();
+	if (flash.part && !cclk) {
+		fprintf(stderr, "wsemu-board-sim: --flash-bytes: this board top drives no CCLK "
+				"(USRMCLK)\n");
+		return 3;
+	}
 	if (!quiet)
 		fprintf(stderr, "wsemu-board-sim: board %s, %ux%u tiles, UART at %u baud from %u Hz "
 				"(%.2f clocks per bit)\n", WSE_CFG_BOARD, WSE_CFG_NUM_COLS, WSE_CFG_NUM_ROWS,
@@ -247,6 +295,7 @@ int main(int argc, char **argv)
 			host_gone ? "host disconnected" : stop_signal ? "terminated" : "stopped",
 			(unsigned long long)cycle, (unsigned long long)rx.framing_errors,
 			((top->led >> LedLineError) & 1) ? "lit" : "dark");
+	flash.report();
 	top->final();
 	delete top;
 	close(fd);

@@ -65,7 +65,8 @@ extern "C" {
 #include "wsemu/wse_codec.h"
 }
 #include "sim_socket.h"
-#include "spi_flash_model.h"
+#include "sim_args.h"
+#include "sim_flash_file.h"
 #include "wse_cfg.h"
 #include "wsemu/wse_wire.h"
 
@@ -107,12 +108,8 @@ std::vector<CutLink> cut_links;
 
 std::vector<uint8_t *> lost_tbus;  // management nodes' busy_q, kept at 0
 
-// The flash: the model (none: MISO high, no part answers), its file mapped,
-// and the bytes it may still write before the --fault flash power cut.
-SpiFlash *flash;
-uint8_t *flash_map;
-uint64_t flash_budget = UINT64_MAX;
-bool flash_kill = true;
+// The flash (none without --flash-bytes: MISO high, no part answers).
+SimFlash flash("wsemu-sim");
 
 [[noreturn]] void fault_error(const std::string &spec, const std::string &why)
 {
@@ -175,14 +172,8 @@ void add_fault(const std::string &spec)
 	std::string kind = spec.substr(0, colon);
 	std::vector<std::string> f = fields(spec, spec.substr(colon + 1));
 	if (kind == "flash") {
-		if (f.size() > 2 || (f.size() == 2 && f[1] != "kill" && f[1] != "off"))
-			fault_error(spec, "flash takes N[,kill|off]");
-		char *end = nullptr;
-		errno = 0;
-		flash_budget = strtoull(f[0].c_str(), &end, 0);
-		if (errno || *end || f[0][0] == '-')
-			fault_error(spec, "N '" + f[0] + "' is not a byte count");
-		flash_kill = f.size() == 1 || f[1] == "kill";
+		std::string why;
+		if (!flash.fault(spec.substr(colon + 1), &why)) fault_error(spec, why);
 		return;
 	}
 	if (kind != "link" && kind != "dmem" && kind != "mgmt")
@@ -280,7 +271,7 @@ void link_rise(bool mesh_edge)
 	top->clk_link_i = 1;
 	top->eval();
 	// The flash samples its pins after the edge; MISO is set for the next.
-	top->flash_miso_i = flash ? flash->step(top->flash_sck_o, top->flash_cs_no, top->flash_mosi_o) : 1;
+	top->flash_miso_i = flash.step(top->flash_sck_o, top->flash_cs_no, top->flash_mosi_o);
 #if VM_TRACE
 	if (tfp) tfp->dump(trace_time + 5);
 #endif
@@ -338,59 +329,6 @@ void usage()
 
 void on_signal(int sig) { stop_signal = sig; }
 
-// The flash's file: created erased (0xFF) when missing or empty, else kept
-// as it is; mapped, and the model's array loaded from it. Its bus timing
-// is checked against the host executor's controller (hif_flash: SCK half
-// period 1 clock, CS# high 3 clocks).
-bool open_flash(const char *path, uint32_t bytes, uint64_t erase_cycles, uint64_t program_cycles)
-{
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		fprintf(stderr, "wsemu-sim: %s: %s\n", path, strerror(errno));
-		return false;
-	}
-	bool fresh = st.st_size == 0;
-	if (!fresh && st.st_size != (off_t)bytes) {
-		fprintf(stderr, "wsemu-sim: %s holds %lld bytes, not the flash's %u\n", path,
-			(long long)st.st_size, bytes);
-		close(fd);
-		return false;
-	}
-	if (fresh && ftruncate(fd, bytes) < 0) {
-		fprintf(stderr, "wsemu-sim: %s: %s\n", path, strerror(errno));
-		close(fd);
-		return false;
-	}
-	void *m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED) {
-		fprintf(stderr, "wsemu-sim: %s: mmap: %s\n", path, strerror(errno));
-		return false;
-	}
-	flash_map = (uint8_t *)m;
-	if (fresh) memset(flash_map, 0xFF, bytes);
-	flash = new SpiFlash(bytes);
-	memcpy(flash->mem.data(), flash_map, bytes);
-	unsigned cap = 0;
-	while ((1u << cap) < bytes) cap++;
-	flash->id[2] = (uint8_t)cap;  // JEDEC capacity byte: log2 of the bytes
-	flash->min_half = 1;
-	flash->min_cs_high = 3;
-	flash->erase_cycles = erase_cycles;
-	flash->program_cycles = program_cycles;
-	flash->on_write = [](uint32_t a, uint8_t v) {
-		if (flash_budget == 0) {
-			if (flash_kill) kill(getpid(), SIGKILL);
-			return false;
-		}
-		flash_budget--;
-		flash_map[a] = v;
-		return true;
-	};
-	return true;
-}
-
 }  // namespace
 
 int main(int argc, char **argv)
@@ -402,24 +340,7 @@ int main(int argc, char **argv)
 	unsigned bpc = WSE_CFG_LINK_BYTES_PER_CYCLE; // the board's link bandwidth
 	uint64_t stall_seed = 0;                     // random link back-pressure when != 0
 	std::vector<std::string> faults;
-	const char *flash_path = nullptr;
-	uint32_t flash_bytes = 0;
-	// Link cycles of a sector erase and a page program (docs/wsemu-sim.md).
-	uint64_t erase_cycles = 2000, program_cycles = 200;
-	// $WSEMU_SIM_OPTS (whitespace-separated), then the command line.
-	std::vector<std::string> args;
-	if (const char *env = getenv("WSEMU_SIM_OPTS")) {
-		std::string e = env, w;
-		for (size_t k = 0; k <= e.size(); k++) {
-			if (k == e.size() || isspace((unsigned char)e[k])) {
-				if (!w.empty()) args.push_back(w);
-				w.clear();
-			} else {
-				w += e[k];
-			}
-		}
-	}
-	for (int i = 1; i < argc; i++) args.push_back(argv[i]);
+	std::vector<std::string> args = sim_args(argc, argv);
 	for (size_t i = 0; i < args.size(); i++) {
 		const std::string &a = args[i];
 		auto val = [&]() -> const char * {
@@ -442,34 +363,17 @@ int main(int argc, char **argv)
 				return 3;
 			}
 			bpc = (unsigned)v;
-		} else if (a == "--flash-bytes") {
-			char *end;
-			unsigned long long v = strtoull(val(), &end, 0);
-			if (*end || v < 65536 || v > (1u << 24) || (v & (v - 1))) {
-				fprintf(stderr, "wsemu-sim: --flash-bytes must be a power of two from 65536 "
-						"to 16777216\n");
-				return 3;
-			}
-			flash_bytes = (uint32_t)v;
-		} else if (a == "--flash-file") {
-			flash_path = val();
-		} else if (a == "--flash-cycles") {
-			char *end;
-			const char *v = val();
-			erase_cycles = strtoull(v, &end, 0);
-			if (*end == ',') program_cycles = strtoull(end + 1, &end, 0);
-			if (*end || !erase_cycles || !program_cycles) {
-				fprintf(stderr, "wsemu-sim: --flash-cycles takes ERASE,PROGRAM (link cycles, "
-						"both above 0)\n");
-				return 3;
-			}
 		} else if (a == "--link-stall") {
 			stall_seed = strtoull(val(), nullptr, 0);
 			if (!stall_seed) {
 				fprintf(stderr, "wsemu-sim: --link-stall needs a non-zero seed\n");
 				return 3;
 			}
-		} else usage();
+		} else {
+			int r = flash.option(a, val);
+			if (r < 0) return 3;
+			if (r == 0) usage();
+		}
 	}
 	if (!sock) usage();
 	std::string want = std::string("wsemu,") + (board ? board : "");
@@ -482,14 +386,7 @@ int main(int argc, char **argv)
 	Verilated::commandArgs(argc, argv);
 	top = new Vwse_top;
 	for (const std::string &f : faults) add_fault(f);
-	if (flash_bytes) {
-		std::string fp = flash_path ? flash_path : std::string(sock) + ".flash";
-		if (!open_flash(fp.c_str(), flash_bytes, erase_cycles, program_cycles)) return 3;
-	}
-	if (!flash && flash_budget != UINT64_MAX) {
-		fprintf(stderr, "wsemu-sim: --fault flash: this simulator has no flash (--flash-bytes)\n");
-		return 3;
-	}
+	if (!flash.open(sock)) return 3;
 	if (getppid() == 1 && getenv("WSEMU_SIM_DAEMON") == nullptr) {
 		// Parent already gone before PDEATHSIG was armed.
 		return 1;
@@ -675,9 +572,7 @@ int main(int argc, char **argv)
 #if VM_TRACE
 	if (tfp) tfp->close();
 #endif
-	if (flash && flash->errors)
-		fprintf(stderr, "wsemu-sim: flash: %llu SPI timing errors\n",
-			(unsigned long long)flash->errors);
+	flash.report();
 	top->final();
 	delete top;
 	close(fd);

@@ -9,6 +9,9 @@
 //              mesh also stays in reset until the PLL has locked
 //   ftdi_*     the FT231X: the link protocol as 64-bit words over a UART
 //              (hif_uart); nRTS gates the transmitter
+//   flash_*    the configuration flash (SPI NOR): the device's flash
+//              requests (hif_flash); its SCK is the CCLK pin, through
+//              USRMCLK (wse_ecp5_cfg_sck); WP# and HOLD# held high
 //   led        0 heartbeat of the mesh clock, 1 bytes arriving, 2 bytes
 //              leaving, 3 a line error since reset (framing, word slip,
 //              overrun), 4 PLL locked, 5 the host interface busy,
@@ -19,6 +22,11 @@ module ulx3s_top (
   input  logic       ftdi_txd,
   output logic       ftdi_rxd,
   input  logic       ftdi_nrts,
+  output logic       flash_csn,
+  output logic       flash_mosi,
+  input  logic       flash_miso,
+  output logic       flash_wpn,
+  output logic       flash_holdn,
   output logic [7:0] led
 );
   localparam int unsigned NumTiles = wse_cfg_pkg::NumCols * wse_cfg_pkg::NumRows;
@@ -75,9 +83,7 @@ module ulx3s_top (
   logic [NumTiles-1:0] halted, unused_retire, unused_exit;
   logic [31:0]         con_drops, unused_con_cdc_drops;
   logic                busy;
-  // The configuration flash is not wired (its clock needs USRMCLK): MISO
-  // held high reads as no part, so the flash requests are NOT_SUPPORTED.
-  logic                unused_flash_sck, unused_flash_cs_n, unused_flash_mosi;
+  logic                flash_sck;
 
   wse_top u_dev (
     .clk_link_i      (clk_link),
@@ -89,10 +95,10 @@ module ulx3s_top (
     .link_out_ready_i(tx_ready),
     .link_out_data_o (tx_data),
     .link_out_last_o (unused_tx_last),
-    .flash_sck_o     (unused_flash_sck),
-    .flash_cs_no     (unused_flash_cs_n),
-    .flash_mosi_o    (unused_flash_mosi),
-    .flash_miso_i    (1'b1),
+    .flash_sck_o     (flash_sck),
+    .flash_cs_no     (flash_csn),
+    .flash_mosi_o    (flash_mosi),
+    .flash_miso_i    (flash_miso),
     .clk_i           (clk_mesh),
     .rst_ni          (rst_mesh_n),
     .halted_o        (halted),
@@ -102,6 +108,13 @@ module ulx3s_top (
     .con_cdc_drops_o (unused_con_cdc_drops),
     .busy_o          (busy)
   );
+
+  // ---- the configuration flash ----
+  // Single-bit SPI only: write protect and hold stay inactive, so the
+  // status register's protection bits alone guard the part.
+  wse_ecp5_cfg_sck u_flash_sck (.sck_i(flash_sck));
+  assign flash_wpn   = 1'b1;
+  assign flash_holdn = 1'b1;
 
   // ---- LEDs ----
   // The receive line is asynchronous to clk_link: synchronized before it

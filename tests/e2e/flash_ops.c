@@ -5,11 +5,14 @@
  * programming (AND), erase to 0xFF, RANGE and ALIGN, VERIFY with the
  * flash's CRC, contents kept across a restart, and a power cut in the
  * middle of a program leaving exactly the bytes before it written.
- *   flash_ops FILE [fast|rtl]
+ *   flash_ops FILE [fast|rtl|board]
  * fast (the default): wsemu-fast ($WSEMU_FAST) with a 1 MiB flash, the cut
  * by --flash-kill-after (docs/wsemu-fast.md, "Flash"); rtl: wsemu-sim
  * ($WSEMU_SIM) with a 256 KiB flash on the RTL's SPI controller, the cut
- * by --fault flash:N (docs/wsemu-sim.md, "Flash").
+ * by --fault flash:N (docs/wsemu-sim.md, "Flash"); board: the ULX3S's
+ * board top ($WSEMU_SIM naming wsemu-board-sim) with the 16 MiB flash of
+ * its .dts, reached through the UART, the top's flash pins and USRMCLK,
+ * with fewer bytes (the UART moves a byte in about 83 clocks).
  * Exit status 0 when every check passes.
  */
 #define _GNU_SOURCE
@@ -22,7 +25,8 @@
 #define SECTOR 0x10000u
 
 static unsigned MIB = 0x100000u; /* the flash's bytes */
-static int rtl;
+static int rtl;                  /* wsemu-sim's options, not wsemu-fast's */
+static const char *uri = "sim:board=sim-2x2,model=fast";
 
 static int fails;
 #define CHECK(c, ...)                                                   \
@@ -44,8 +48,7 @@ static wse_device *open_dev(const char *file, const char *extra)
 	setenv(rtl ? "WSEMU_SIM_OPTS" : "WSEMU_FAST_OPTS", opts, 1);
 	wse_device *d = NULL;
 	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 60000};
-	int r = wse_open(&d, rtl ? "sim:board=sim-2x2,model=rtl" : "sim:board=sim-2x2,model=fast",
-			 &o);
+	int r = wse_open(&d, uri, &o);
 	CHECK(r == 0, "open: %s", wse_strerror(r));
 	return r ? NULL : d;
 }
@@ -60,18 +63,28 @@ static int all(const uint8_t *b, size_t n, uint8_t v)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "fast") && strcmp(argv[2], "rtl"))) {
-		fprintf(stderr, "usage: flash_ops FILE [fast|rtl]\n");
+	const char *mode = argc == 3 ? argv[2] : "fast";
+	if (argc < 2 || argc > 3 ||
+	    (strcmp(mode, "fast") && strcmp(mode, "rtl") && strcmp(mode, "board"))) {
+		fprintf(stderr, "usage: flash_ops FILE [fast|rtl|board]\n");
 		return 2;
 	}
 	const char *file = argv[1];
-	rtl = argc == 3 && !strcmp(argv[2], "rtl");
-	if (rtl)
+	int board = !strcmp(mode, "board");
+	rtl = strcmp(mode, "fast") != 0;
+	if (board) {
+		uri = "sim:board=ulx3s-85f";
+		MIB = 0x1000000u;
+	} else if (rtl) {
+		uri = "sim:board=sim-2x2,model=rtl";
 		MIB = 4 * SECTOR;
-	/* the RTL moves a byte in about 19 link cycles: smaller amounts, and
-	 * the cut inside one program packet instead of across two */
-	const size_t fresh = rtl ? 1024 : 3 * SECTOR, np = rtl ? 1200 : 5000;
-	const unsigned cut = rtl ? 700 : 3000;
+	}
+	/* the RTL moves a byte in about 19 link cycles, the board's UART in
+	 * about 83: smaller amounts, and the cut inside one program packet
+	 * instead of across two */
+	const size_t fresh = board ? 256 : rtl ? 1024 : 3 * SECTOR;
+	const size_t np = board ? 300 : rtl ? 1200 : 5000;
+	const unsigned cut = board ? 170 : rtl ? 700 : 3000;
 	char cutopt[64];
 	snprintf(cutopt, sizeof(cutopt), rtl ? "--fault flash:%u" : "--flash-kill-after %u", cut);
 	remove(file);
@@ -116,8 +129,8 @@ int main(int argc, char **argv)
 	wse_close(d);
 
 	/* a power cut after 3000 bytes of a 5000-byte program (sent in
-	 * packets of at most 4088 bytes; rtl: 700 of 1200): the first 3000
-	 * written, no more */
+	 * packets of at most 4088 bytes; rtl: 700 of 1200, board: 170 of
+	 * 300): the first 3000 written, no more */
 	d = open_dev(file, cutopt);
 	if (!d)
 		return 1;
@@ -131,6 +144,7 @@ int main(int argc, char **argv)
 	      "a cut at byte %u leaves the bytes before it written, the rest erased", cut);
 	wse_close(d);
 	if (!fails)
-		printf("flash_ops: %s's flash requests PASS\n", rtl ? "wsemu-sim" : "wsemu-fast");
+		printf("flash_ops: %s's flash requests PASS\n",
+		       board ? "the ULX3S board top" : rtl ? "wsemu-sim" : "wsemu-fast");
 	return fails ? 1 : 0;
 }

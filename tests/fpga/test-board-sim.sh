@@ -4,10 +4,12 @@
 # device, and its answers come back the same way.
 # make test runs info (the DTB read through the UART); make test-full adds
 # the selftest (memory, routes and a program on every tile, about 4
-# million cycles of the model).
-# Usage: test-board-sim.sh BOARD MODEL WSECTL OUTDIR [full]
+# million cycles of the model) and the flash requests on the board's
+# configuration flash (flash_ops board: the top's flash pins, CCLK through
+# USRMCLK; about 3 million cycles).
+# Usage: test-board-sim.sh BOARD MODEL WSECTL FLASH_OPS OUTDIR [full]
 set -u
-b=$1 model=$2 wsectl=$3 out=$4 full=${5:-}
+b=$1 model=$2 wsectl=$3 flash_ops=$4 out=$5 full=${6:-}
 rm -rf "$out"; mkdir -p "$out"
 fail() { cat "$1"; echo "board-sim: FAIL $2"; exit 1; }
 export WSEMU_SIM=$model
@@ -19,3 +21,7 @@ echo "board-sim: $b: wsectl info through the UART: $(grep -m1 'mesh:' "$out/info
 timeout 1200 "$wsectl" -d "sim:board=$b" selftest > "$out/selftest.txt" 2>&1 || fail "$out/selftest.txt" "$b: selftest"
 grep -q "selftest: PASS (4 tiles)" "$out/selftest.txt" || fail "$out/selftest.txt" "$b: selftest"
 echo "board-sim: $b: $(grep 'selftest: PASS' "$out/selftest.txt")"
+[ "$b" = ulx3s-85f ] || exit 0
+timeout 1800 "$flash_ops" "$out/ops.flash" board > "$out/flash_ops.txt" 2>&1 ||
+	fail "$out/flash_ops.txt" "$b: flash_ops"
+echo "board-sim: $b: $(grep 'flash_ops:' "$out/flash_ops.txt")"
