@@ -21,7 +21,7 @@ DEB_PKGS += dataset-fashion-mnist zlib1g-dev qemu-system-misc gcc-riscv64-unknow
 
 # The kernel image, generated from the ELF by mk/train-mesh.mk.
 TM_GEN   := $(TR_DIR)/gen/wse_mlp_kernel.c
-TR_SRCS  := $(sort $(wildcard train/src/*.c)) train/route/wse_route.c train/route/wse_route_write.c $(TM_GEN)
+TR_SRCS  := $(sort $(filter-out train/src/train_mpi.c,$(wildcard train/src/*.c))) train/route/wse_route.c train/route/wse_route_write.c $(TM_GEN)
 wsetrain_CFLAGS := -std=c11 -O2 -g $(HL_WARN) -fPIC -fvisibility=hidden $(TR_INC)
 wsetrain_DEPS   := $(wildcard train/include/*.h train/src/*.h train/route/*.h) $(HL_HDRS)
 # The reference trainer and the optimizers compute what the PEs do, one
@@ -47,11 +47,34 @@ $(TR_DIR)/wsetrain.pc: train/wsetrain.pc.in host-lib/include/wsehost.h
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(HL_VER)|' $< > $@
 
+# Training across processes on Open MPI (docs/training.md, "Across
+# processes: Open MPI") is an optional feature: when mpicc is found (Debian's
+# openmpi-bin and libopenmpi-dev, in DEB_PKGS), or WSE_MPI=1, wsetrain is
+# built with mpicc and train/src/train_mpi.c; WSE_MPI=0 builds it without.
+# The library itself never links MPI.
+DEB_PKGS += openmpi-bin libopenmpi-dev
+MPICC    ?= mpicc
+WSE_MPI  ?= $(if $(shell command -v $(MPICC) 2>/dev/null),1,0)
+TR_MPI_O := $(TR_DIR)/mpi/train_mpi.o
+
+$(TR_MPI_O): train/src/train_mpi.c train/src/train_mpi.h $(wsetrain_DEPS)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(filter-out -fvisibility=hidden,$(wsetrain_CFLAGS)) -c -o $@ $<
+
+ifeq ($(WSE_MPI),1)
+# With MPI, wsetrain also reaches the library's device table (train_backend.h):
+# the internal archive, beside train_mpi.o.
+$(WSETRAIN): train/tools/wsetrain.c train/include/wsehost_train.h $(TR_MPI_O) $(wsetrain_A_obj) $(HL_INT)
+	@mkdir -p $(dir $@)
+	$(MPICC) -std=c11 -O2 -g $(HL_WARN) -DWSETRAIN_MPI -Itrain/include -Itrain/src -Ihost-lib/include \
+		-Iinclude -o $@ $< $(TR_MPI_O) $(wsetrain_A_obj) $(HL_INT) $(TR_LIBS)
+else
 # wsetrain is a user of the installed libraries: public archives only.
 $(WSETRAIN): train/tools/wsetrain.c train/include/wsehost_train.h $(TR_A) $(HL_A)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -g $(HL_WARN) -Itrain/include -Ihost-lib/include -Iinclude -o $@ $< \
 		$(TR_A) $(HL_A) $(TR_LIBS)
+endif
 
 wsetrain: $(WSETRAIN)
 

@@ -121,6 +121,7 @@ struct tr_upd {
 struct wse_train {
 	struct tr_params p;
 	const struct train_backend_ops *be; /* NULL until the backends open */
+	const struct train_backend_ops *devs; /* train_create_devs: the devices' */
 	unsigned req_dev;                   /* opts->num_devices (0: from the list) */
 	unsigned ndev;                      /* devices trained on */
 	unsigned nopen;                     /* bs[0..nopen-1] are open */
@@ -861,14 +862,14 @@ static int devices_open(wse_train *t)
 	if (!be)
 		return tr_fail(t, WSE_ERROR_NOT_SUPPORTED, "runtime.backend %s: no such backend",
 			       p->backend);
-	t->be = be;
+	t->be = t->devs ? t->devs : be;
 	for (unsigned d = 0; d < t->ndev; d++) {
 		struct train_backend_cfg cfg = {
-			.device = t->dev_uri[d], .timeout_ms = p->timeout_ms,
+			.backend = p->backend, .index = d, .device = t->dev_uri[d], .timeout_ms = p->timeout_ms,
 			.nlayers = p->nlayers, .dims = p->dims, .max_batch = p->batch,
 			.rows = p->rows, .cols = p->cols,
 		};
-		int rc = be->open(&t->bs[d], &cfg, t->err, sizeof(t->err));
+		int rc = t->be->open(&t->bs[d], &cfg, t->err, sizeof(t->err));
 
 		if (rc)
 			return dev_fail(t, rc, d, "", t->err);
@@ -1018,6 +1019,13 @@ fail:
 int wse_train_create(wse_train **out, const char *params_file,
 		     const struct wse_train_opts *opts, char *err, size_t errlen)
 {
+	return train_create_devs(out, params_file, opts, NULL, err, errlen);
+}
+
+int train_create_devs(wse_train **out, const char *params_file,
+		      const struct wse_train_opts *opts,
+		      const struct train_backend_ops *devs, char *err, size_t errlen)
+{
 	struct wse_train_spec spec;
 	wse_train *t;
 	int rc;
@@ -1031,6 +1039,7 @@ int wse_train_create(wse_train **out, const char *params_file,
 	}
 	if (!(t = tr_new("wse_train_create", opts, &rc, err, errlen)))
 		return rc;
+	t->devs = devs;
 	rc = params_load(t, params_file, &spec);
 	if (rc) {
 		if (err && errlen)
@@ -1496,7 +1505,7 @@ static int run_round(wse_train *t, unsigned n, const char *what)
  * every job but mb 0's added into g, the loss, correct count and
  * cycles. */
 static void fold_round(wse_train *t, unsigned n, int grads, float *loss_sum, uint32_t *correct,
-		       uint64_t *cycles)
+		       uint64_t cycles[WSE_TRAIN_MAX_DEVICES])
 {
 	for (unsigned d = 0; d < n; d++) {
 		const struct tr_job *j = &t->jobs[d];
@@ -1507,7 +1516,7 @@ static void fold_round(wse_train *t, unsigned n, int grads, float *loss_sum, uin
 						   t->g[q], t->gt[d][q]);
 		*loss_sum = *loss_sum + j->o.loss_sum;
 		*correct += j->o.correct;
-		*cycles += j->o.cycles;
+		cycles[d] += j->o.cycles;
 	}
 }
 
@@ -1535,16 +1544,25 @@ static void next_batch(wse_train *t, float *xb, uint8_t *yb)
 
 /* The metrics of a call (fields the caller's size reaches). */
 static void put_metrics(struct wse_train_metrics *m, uint64_t step, float loss_sum,
-			uint32_t norm, uint32_t correct, uint64_t cycles)
+			uint32_t norm, uint32_t correct,
+			const uint64_t cyc[WSE_TRAIN_MAX_DEVICES], unsigned ndev)
 {
+	uint64_t cycles = 0, most = 0;
+
+	for (unsigned d = 0; d < ndev; d++) {
+		cycles += cyc[d];
+		most = cyc[d] > most ? cyc[d] : most;
+	}
 	if (m && m->size >= offsetof(struct wse_train_metrics, device_cycles)) {
 		m->step = step;
 		m->loss = loss_sum / (float)norm;
 		m->correct = correct;
 		m->examples = norm;
 	}
-	if (m && m->size >= sizeof(*m))
+	if (m && m->size >= offsetof(struct wse_train_metrics, device_cycles_max))
 		m->device_cycles = cycles;
+	if (m && m->size >= sizeof(*m))
+		m->device_cycles_max = most;
 }
 
 /* The optimizer scalars of the step about to run. */
@@ -1604,7 +1622,7 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 	unsigned N = t->ndev, norm = p->batch * p->micro * N;
 	float loss_sum = 0.0f;
 	uint32_t correct = 0;
-	uint64_t cycles = 0;
+	uint64_t cycles[WSE_TRAIN_MAX_DEVICES] = { 0 };
 	struct mx_opt_scalars sc;
 
 	ref_net(t, &net);
@@ -1629,12 +1647,12 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 				     (unsigned long long)t->step + 1);
 		if (rc)
 			return last_upd ? upd_undo(t, rc) : rc;
-		fold_round(t, N, !last_upd, &loss_sum, &correct, &cycles);
+		fold_round(t, N, !last_upd, &loss_sum, &correct, cycles);
 	}
 	if (t->fault_kill_step >= 0 && t->step + 1 == (uint64_t)t->fault_kill_step)
 		raise(SIGKILL); /* fault injection: killed mid-step */
 	step_end(t, &sc);
-	put_metrics(m, t->step, loss_sum, norm, correct, cycles);
+	put_metrics(m, t->step, loss_sum, norm, correct, cycles, t->ndev);
 	return 0;
 }
 
@@ -1647,7 +1665,7 @@ static int eval_passes(wse_train *t, const float *x, const uint8_t *y8, const in
 	struct train_ref_net net;
 	float loss_sum = 0.0f;
 	uint32_t correct = 0;
-	uint64_t cycles = 0;
+	uint64_t cycles[WSE_TRAIN_MAX_DEVICES] = { 0 };
 	const uint32_t bs = t->p.batch;
 	int rc = tr_sync(t, "evaluation");
 
@@ -1676,9 +1694,9 @@ static int eval_passes(wse_train *t, const float *x, const uint8_t *y8, const in
 		rc = run_round(t, nj, "batch");
 		if (rc)
 			return rc;
-		fold_round(t, nj, 0, &loss_sum, &correct, &cycles);
+		fold_round(t, nj, 0, &loss_sum, &correct, cycles);
 	}
-	put_metrics(m, t->step, loss_sum, n, correct, cycles);
+	put_metrics(m, t->step, loss_sum, n, correct, cycles, t->ndev);
 	return 0;
 }
 
@@ -1753,7 +1771,7 @@ int wse_train_step_batch(wse_train *t, const float *x, const int32_t *labels, ui
 	struct train_ref_net net;
 	float loss_sum = 0.0f;
 	uint32_t correct = 0, per = n / N;
-	uint64_t cycles = 0;
+	uint64_t cycles[WSE_TRAIN_MAX_DEVICES] = { 0 };
 	struct mx_opt_scalars sc;
 
 	ref_net(t, &net);
@@ -1771,9 +1789,9 @@ int wse_train_step_batch(wse_train *t, const float *x, const int32_t *labels, ui
 	rc = run_round(t, N, "micro-batch");
 	if (rc)
 		return t->upd ? upd_undo(t, rc) : rc;
-	fold_round(t, N, !t->upd, &loss_sum, &correct, &cycles);
+	fold_round(t, N, !t->upd, &loss_sum, &correct, cycles);
 	step_end(t, &sc);
-	put_metrics(m, t->step, loss_sum, n, correct, cycles);
+	put_metrics(m, t->step, loss_sum, n, correct, cycles, t->ndev);
 	return 0;
 }
 
