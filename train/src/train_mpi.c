@@ -395,7 +395,8 @@ struct tm_work {
 	float *dw[TRAIN_REF_MAX_LAYERS], *db[TRAIN_REF_MAX_LAYERS];
 	float *x, *logits;
 	uint8_t *y;
-	long kill_pass;  /* fault injection: SIGKILL at this pass (-1: never) */
+	long kill_pass;  /* fault injection: kill_sig at this pass (-1: never) */
+	int kill_sig;    /* SIGKILL, or SIGSTOP (the rank hangs) */
 	long passes;
 };
 
@@ -501,7 +502,7 @@ static int tm_serve_pass(struct tm_work *w, char *err, size_t errlen)
 	if ((rc = tm_wait(rq, n, &dl, 0, ms, "the weights and examples", err, errlen)))
 		return rc;
 	if (w->kill_pass >= 0 && w->passes == w->kill_pass)
-		raise(SIGKILL); /* fault injection: the rank dies mid-step */
+		raise(w->kill_sig); /* fault injection: the rank dies or hangs mid-step */
 	w->passes++;
 	memset(&out, 0, sizeof(out));
 	for (unsigned l = 0; h.grads && l < L; l++) {
@@ -583,12 +584,15 @@ int train_mpi_serve(char *err, size_t errlen)
 	memset(&w, 0, sizeof(w));
 	MPI_Comm_rank(MPI_COMM_WORLD, &me);
 	w.kill_pass = -1;
-	if (k) {
+	if (k) { /* RANK:PASS, or RANK:PASS:stop */
 		int kr;
 		long kp;
+		char how[8] = "";
 
-		if (sscanf(k, "%d:%ld", &kr, &kp) == 2 && kr == me)
+		if (sscanf(k, "%d:%ld:%7s", &kr, &kp, how) >= 2 && kr == me) {
 			w.kill_pass = kp;
+			w.kill_sig = strcmp(how, "stop") ? SIGKILL : SIGSTOP;
+		}
 	}
 	if ((rc = tm_xfer(0, &w.o, sizeof(w.o), 0, TM_OPEN, TM_IDLE_MS, "waiting for rank 0", err,
 			  errlen)))

@@ -372,8 +372,12 @@ static int run(int argc, char **argv, unsigned mpi_devs)
 	const char *devs = wse_train_get_param(t, "runtime.devices");
 	char on[64] = "";
 
+	ndev = opts.num_devices;
 	if (ndev > 1)
 		snprintf(on, sizeof(on), " on %llu devices", ndev);
+	if (mpi_devs)
+		fprintf(stderr, "wsetrain: MemoryX on MPI rank 0, device d on rank d + 1 (ranks 1..%u)\n",
+			mpi_devs);
 	if (!strcmp(wse_train_backend(t), "mesh") && devs)
 		fprintf(stderr, "wsetrain: backend mesh on the devices %s, steps %llu -> %llu\n", devs,
 			first, nsteps);
