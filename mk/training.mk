@@ -215,9 +215,9 @@ test-train-soak: $(TR_DIR)/soak_train $(TR_DIR)/plain/soak_train
 	$(TR_TEST_ENV) valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=1 $(TR_DIR)/plain/soak_train 200 100 $(TR_DIR)/soak/valgrind 100000
 
-# Across processes on Open MPI (tests/train/test_wsetrain_mpi.sh): 3 ranks
-# on this machine (--oversubscribe) on the functional model of sim-2x2,
-# N = 1 and 2 for 4 steps; test-full adds N = 4 and 10 steps. Without MPI
+# Across processes on Open MPI (tests/train/test_wsetrain_mpi.sh): 3
+# ranks and more on this machine (--oversubscribe) on the functional model
+# of sim-2x2, N = 1, 2 and 4 for 4 steps; test-full runs 10 steps. Without MPI
 # (WSE_MPI=0) the stage says so and passes.
 TR_MPI_ENV = WSETRAIN=$(abspath $(WSETRAIN)) WSEMU_FAST=$(abspath $(FAST_SERVER)) TR_FM_DIR=$(TR_FM) \
 	WORK=$(abspath $(TR_DIR))/mpi-test
@@ -227,7 +227,7 @@ ifeq ($(WSE_MPI),1)
 test-train-mpi:
 	$(TR_MPI_ENV) tests/train/test_wsetrain_mpi.sh
 test-train-mpi-full:
-	$(TR_MPI_ENV) MPI_NS="1 2 4" MPI_STEPS=10 tests/train/test_wsetrain_mpi.sh
+	$(TR_MPI_ENV) MPI_STEPS=10 tests/train/test_wsetrain_mpi.sh
 else
 test-train-mpi test-train-mpi-full:
 	@echo "$@: skipped, wsetrain is built without MPI (WSE_MPI=0: no $(MPICC))"

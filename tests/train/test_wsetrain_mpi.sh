@@ -9,11 +9,11 @@
 # the uninterrupted run; a mismatched mesh and a wrong --num-devices are
 # refused. The threads of one process (--num-devices N) give the same
 # bits. Environment: WSETRAIN (built with MPI), WSEMU_FAST, TR_FM_DIR,
-# WORK, MPI_NS (the N to check, default "1 2"), MPI_STEPS (default 4).
+# WORK, MPI_NS (the N to check, default "1 2 4"), MPI_STEPS (default 4).
 set -u
 W=${WORK:?}
 FM=${TR_FM_DIR:-/usr/share/datasets/fashion-mnist}
-NS=${MPI_NS:-1 2}
+NS=${MPI_NS:-1 2 4}
 S=${MPI_STEPS:-4}
 rm -rf "$W"; mkdir -p "$W"
 fails=0
@@ -47,8 +47,9 @@ EOP
 	echo "$f"
 }
 
+max=$(for n in $NS; do echo $n; done | sort -n | tail -1)
+[ "$max" -ge 2 ] || { echo "MPI_NS must include an N of 2 or more"; exit 2; }
 for opt in sgd adam; do
-	max=$(for n in $NS; do echo $n; done | sort -n | tail -1)
 	echo "--- $opt: one device, $max micro-batches a step, $S steps"
 	"$WSETRAIN" --params "$(params $opt $max)" --model-dir "$W/$opt-one" --num-steps $S \
 		2> "$W/$opt-one.err" || { fail "$opt one device"; cat "$W/$opt-one.err"; }
@@ -82,10 +83,10 @@ grep '^eval:' "$W/eval-one"
 [ -n "$(grep '^eval:' "$W/eval-one")" ] && [ "$(grep '^eval:' "$W/eval-one")" = "$(grep '^eval:' "$W/eval-mpi")" ] ||
 	{ fail "eval over 2 ranks differs from one device"; cat "$W/eval-mpi"; }
 
-echo "--- rank 2 killed mid-step (step 3 of $S): the job ends, rank 2 named, the checkpoint survives"
+echo "--- $max devices, rank 2 killed mid-step (step 3 of $S): the job ends, rank 2 named, the checkpoint survives"
 p1=$(params sgd 1)
 t0=$(date +%s)
-WSE_TRAIN_FAULT_MPI_KILL=2:2 mpi 3 "$WSETRAIN" --params "$p1" --model-dir "$W/kill" --num-steps $S \
+WSE_TRAIN_FAULT_MPI_KILL=2:2 mpi $((max + 1)) "$WSETRAIN" --params "$p1" --model-dir "$W/kill" --num-steps $S \
 	> "$W/kill.out" 2>&1
 st=$?
 t1=$(date +%s)
@@ -95,8 +96,8 @@ grep -q "rank 2" "$W/kill.out" || fail "the error does not name rank 2"
 [ $((t1 - t0)) -le 40 ] || fail "the job took $((t1 - t0)) s to end after the kill (time-out 20 s)"
 [ "$(wc -l < "$W/kill/metrics.csv")" -eq 3 ] || fail "metrics.csv should hold steps 1 and 2"
 
-echo "--- resume with N = 1 (2 micro-batches a step): the bits of the uninterrupted run"
-mpi 2 "$WSETRAIN" --params "$(params sgd 2)" --model-dir "$W/kill" --num-steps $S > "$W/resume.out" 2>&1 ||
+echo "--- resume with N = $((max / 2)) (2 micro-batches a step): the bits of the uninterrupted run"
+mpi $((max / 2 + 1)) "$WSETRAIN" --params "$(params sgd 2)" --model-dir "$W/kill" --num-steps $S > "$W/resume.out" 2>&1 ||
 	{ fail "resume"; cat "$W/resume.out"; }
 grep -q "resuming from .* at step 2" "$W/resume.out" || fail "did not resume at step 2"
 cmp "$W/sgd-one/model.ckpt" "$W/kill/model.ckpt" || fail "resumed checkpoint differs from the uninterrupted run"
@@ -105,7 +106,7 @@ cmp "$W/sgd-one/metrics.csv" "$W/kill/metrics.csv" || fail "resumed losses diffe
 echo "--- rank 2 hangs mid-step: rank 0 names it within runtime.timeout_ms (2 s)"
 sed 's/^runtime.timeout_ms = .*/runtime.timeout_ms = 2000/' "$p1" > "$W/hang.params"
 t0=$(date +%s)
-WSE_TRAIN_FAULT_MPI_KILL=2:2:stop mpi 3 "$WSETRAIN" --params "$W/hang.params" --model-dir "$W/hang" \
+WSE_TRAIN_FAULT_MPI_KILL=2:2:stop mpi $((max + 1)) "$WSETRAIN" --params "$W/hang.params" --model-dir "$W/hang" \
 	--num-steps $S > "$W/hang.out" 2>&1
 st=$?
 t1=$(date +%s)
@@ -114,7 +115,7 @@ grep -v '^\[#' "$W/hang.out" | sed 's/^/    /'
 grep -q "rank 2: running the pass: no answer within 2000 ms" "$W/hang.out" ||
 	fail "the error does not name rank 2 and the time-out"
 [ $((t1 - t0)) -le 30 ] || fail "the job took $((t1 - t0)) s to end (time-out 2 s)"
-"$WSETRAIN" --params "$(params sgd 2)" --model-dir "$W/hang" --num-steps $S > "$W/hang-resume.out" 2>&1 ||
+"$WSETRAIN" --params "$(params sgd $max)" --model-dir "$W/hang" --num-steps $S > "$W/hang-resume.out" 2>&1 ||
 	{ fail "resume after the hang, one device in the process"; cat "$W/hang-resume.out"; }
 cmp "$W/sgd-one/model.ckpt" "$W/hang/model.ckpt" || fail "resumed after the hang: checkpoint differs"
 
