@@ -233,6 +233,20 @@ test-train-mpi test-train-mpi-full:
 	@echo "$@: skipped, wsetrain is built without MPI (WSE_MPI=0: no $(MPICC))"
 endif
 
+# The device side of several devices (tests/bench/bench_swarm.c): one
+# device's cycles per step over the most of any of N devices, N = 2 and 4,
+# on the functional model of sim-4x4.
+BENCH_SWARM_STEPS ?= 3
+.PHONY: bench-swarm
+bench-swarm: $(TR_DIR)/bench_swarm $(FAST_SERVER) $(FAST_BOARD_DTBS)
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} \
+		$(TR_DIR)/bench_swarm $(BENCH_SWARM_STEPS)
+$(TR_DIR)/bench_swarm: tests/bench/bench_swarm.c train/include/wsehost_train.h $(TR_A) $(HL_A)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g $(HL_WARN) -Itrain/include -Ihost-lib/include -Iinclude -o $@ $< \
+		$(TR_A) $(HL_A) $(TR_LIBS)
+BENCH_STAGES += bench-swarm
+
 .PHONY: test-train-host-full test-train-soak
 TEST_STAGES += test-train-host test-train-mpi
 TEST_FULL_STAGES += test-train-host-full test-train-soak test-train-mpi-full
