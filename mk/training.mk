@@ -233,18 +233,29 @@ test-train-mpi test-train-mpi-full:
 	@echo "$@: skipped, wsetrain is built without MPI (WSE_MPI=0: no $(MPICC))"
 endif
 
-# The device side of several devices (tests/bench/bench_swarm.c): one
-# device's cycles per step over the most of any of N devices, N = 2 and 4,
-# on the functional model of sim-4x4.
+# Several devices (tests/bench/bench_swarm.c): one device's cycles per step
+# over the most of any of N devices, N = 2 and 4, and the host's part of a
+# step with 2 devices in threads and (with MPI) on 3 ranks, on the
+# functional model of sim-4x4.
 BENCH_SWARM_STEPS ?= 3
+TR_BENCH_SWARM := $(TR_DIR)/bench_swarm
+TR_MPIRUN := mpirun --oversubscribe $$([ "$$(id -u)" -eq 0 ] && echo --allow-run-as-root)
 .PHONY: bench-swarm
-bench-swarm: $(TR_DIR)/bench_swarm $(FAST_SERVER) $(FAST_BOARD_DTBS)
+bench-swarm: $(TR_BENCH_SWARM) $(FAST_SERVER) $(FAST_BOARD_DTBS)
 	WSEMU_FAST=$(abspath $(FAST_SERVER)) TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} \
-		$(TR_DIR)/bench_swarm $(BENCH_SWARM_STEPS)
-$(TR_DIR)/bench_swarm: tests/bench/bench_swarm.c train/include/wsehost_train.h $(TR_A) $(HL_A)
+		$(TR_BENCH_SWARM) $(BENCH_SWARM_STEPS)
+ifeq ($(WSE_MPI),1)
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} \
+		timeout 600 $(TR_MPIRUN) -np 3 $(TR_BENCH_SWARM) --mpi $(BENCH_SWARM_STEPS)
+$(TR_BENCH_SWARM): tests/bench/bench_swarm.c $(TR_MPI_O) $(TR_INT)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -g $(HL_WARN) -Itrain/include -Ihost-lib/include -Iinclude -o $@ $< \
-		$(TR_A) $(HL_A) $(TR_LIBS)
+	$(MPICC) $(TR_TCFLAGS) -DBENCH_MPI -o $@ $< $(TR_MPI_O) $(TR_INT) $(TR_LIBS)
+else
+	@echo "bench-swarm: swarm.mpi_overhead_ms skipped, built without MPI (WSE_MPI=0)"
+$(TR_BENCH_SWARM): tests/bench/bench_swarm.c $(TR_INT)
+	@mkdir -p $(dir $@)
+	$(CC) $(TR_TCFLAGS) -o $@ $< $(TR_INT) $(TR_LIBS)
+endif
 BENCH_STAGES += bench-swarm
 
 .PHONY: test-train-host-full test-train-soak

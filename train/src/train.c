@@ -76,6 +76,7 @@ struct tr_job {
 	unsigned B, norm;
 	struct train_ref_out o;
 	struct train_pass_hooks hooks; /* with the host update beside the device */
+	double ms; /* the pass's wall time where it ran */
 	int rc;
 	char err[512];
 };
@@ -148,6 +149,7 @@ struct wse_train {
 	 * of the step in flight (w, then s1, s2 if any); with upd only */
 	float *bk[2 * TRAIN_REF_MAX_LAYERS];
 	struct train_update_stats ust; /* serial order: the updates' times */
+	struct train_update_stats sst; /* steps, step_ms, pass_ms */
 	long fault_kill_step;
 	long fault_fail_step;
 	long fault_ckpt_step;
@@ -1151,13 +1153,6 @@ const struct train_backend_ops *train_backend_find(const char *name)
 
 /* ---- the host update beside the device (struct tr_upd) ----------------- */
 
-static double tr_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Parameter q's tensor (the weights of layer q / 2 or, q odd, its biases). */
 static int param_tensor(const wse_train *t, unsigned q)
@@ -1431,6 +1426,9 @@ int train_update_stats(wse_train *t, struct train_update_stats *st)
 	} else {
 		*st = t->ust;
 	}
+	st->steps = t->sst.steps;
+	st->step_ms = t->sst.step_ms;
+	st->pass_ms = t->sst.pass_ms;
 	return 0;
 }
 
@@ -1438,8 +1436,11 @@ static void *job_run(void *arg)
 {
 	struct tr_job *j = arg;
 
+	double t0 = tr_now_ms();
+
 	j->rc = j->t->be->pass(j->t->bs[j->dev], j->net, j->x, j->y, j->B, j->norm, &j->o,
 			       j->t->upd ? &j->hooks : NULL, j->err, sizeof(j->err));
+	j->ms = j->o.ms > 0 ? j->o.ms : tr_now_ms() - t0;
 	return NULL;
 }
 
@@ -1625,6 +1626,8 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 	uint64_t cycles[WSE_TRAIN_MAX_DEVICES] = { 0 };
 	struct mx_opt_scalars sc;
 
+	double t0 = tr_now_ms(), pass_ms = 0;
+
 	ref_net(t, &net);
 	step_scalars(t, &sc);
 	/* round r: device d runs micro-batch r * N + d */
@@ -1648,11 +1651,19 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 		if (rc)
 			return last_upd ? upd_undo(t, rc) : rc;
 		fold_round(t, N, !last_upd, &loss_sum, &correct, cycles);
+		double slowest = 0;
+
+		for (unsigned d = 0; d < N; d++)
+			slowest = t->jobs[d].ms > slowest ? t->jobs[d].ms : slowest;
+		pass_ms += slowest;
 	}
 	if (t->fault_kill_step >= 0 && t->step + 1 == (uint64_t)t->fault_kill_step)
 		raise(SIGKILL); /* fault injection: killed mid-step */
 	step_end(t, &sc);
 	put_metrics(m, t->step, loss_sum, norm, correct, cycles, t->ndev);
+	t->sst.steps++;
+	t->sst.step_ms += tr_now_ms() - t0;
+	t->sst.pass_ms += pass_ms;
 	return 0;
 }
 

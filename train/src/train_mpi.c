@@ -63,6 +63,7 @@ struct tm_reply {
 	uint32_t rows, cols, correct;
 	float loss_sum, loss;
 	uint64_t cycles;
+	double ms;             /* the pass's wall time on the rank */
 	char err[TM_MAX_STR];
 };
 
@@ -310,6 +311,7 @@ static int tm_pass(void *state, const struct train_ref_net *net, const float *x,
 	out->loss = r.loss;
 	out->correct = r.correct;
 	out->cycles = r.cycles;
+	out->ms = r.ms > 0 ? r.ms : 1e-6;
 	/* the gradients come layer by layer, L-1 first */
 	for (unsigned l = L; h.grads && l-- > 0;) {
 		MPI_Request g[2];
@@ -375,9 +377,11 @@ struct tm_job {
 static void *tm_job_run(void *arg)
 {
 	struct tm_job *j = arg;
+	double t0 = tr_now_ms();
 	int rc = j->be->pass(j->bs, j->net, j->x, j->y, j->B, j->norm, j->out, NULL, j->err,
 			     sizeof(j->err));
 
+	j->out->ms = tr_now_ms() - t0;
 	pthread_mutex_lock(&j->mu);
 	j->rc = rc;
 	j->done = 1;
@@ -556,6 +560,7 @@ static int tm_serve_pass(struct tm_work *w, char *err, size_t errlen)
 	r.loss = out.loss;
 	r.correct = out.correct;
 	r.cycles = out.cycles;
+	r.ms = out.ms;
 	if ((rc = tm_xfer(1, &r, sizeof(r), 0, TM_DONE, ms, "the reply", err, errlen)) || j.rc)
 		return rc;
 	n = 0;

@@ -31,6 +31,9 @@ struct train_ref_out {
 	float loss;          /* loss_sum / B */
 	uint32_t correct;    /* tokens whose arg max is the label */
 	uint64_t cycles;     /* a device's cycles for the pass (0 on the host) */
+	/* the pass's wall time where it ran, set by a backend whose passes
+	 * run elsewhere (an MPI rank); 0: the caller times the pass */
+	double ms;
 	float *dw[TRAIN_REF_MAX_LAYERS]; /* gradients (NULL: forward only) */
 	float *db[TRAIN_REF_MAX_LAYERS];
 	/* the logits of the B tokens, logits[t * dims[L] + k] (NULL: not
