@@ -56,6 +56,11 @@ DEB_PKGS += openmpi-bin libopenmpi-dev
 MPICC    ?= mpicc
 WSE_MPI  ?= $(if $(shell command -v $(MPICC) 2>/dev/null),1,0)
 TR_MPI_O := $(TR_DIR)/mpi/train_mpi.o
+# What WSE_MPI was at the last build: wsetrain and bench_swarm are rebuilt
+# when it changes (MPI installed or WSE_MPI given).
+TR_MPI_FLAG := $(TR_DIR)/wse-mpi.flag
+$(shell mkdir -p $(TR_DIR) && [ "$$(cat $(TR_MPI_FLAG) 2>/dev/null)" = "$(WSE_MPI)" ] || \
+	echo $(WSE_MPI) > $(TR_MPI_FLAG))
 
 $(TR_MPI_O): train/src/train_mpi.c train/src/train_mpi.h $(wsetrain_DEPS)
 	@mkdir -p $(dir $@)
@@ -64,13 +69,14 @@ $(TR_MPI_O): train/src/train_mpi.c train/src/train_mpi.h $(wsetrain_DEPS)
 ifeq ($(WSE_MPI),1)
 # With MPI, wsetrain also reaches the library's device table (train_backend.h):
 # the internal archive, beside train_mpi.o.
-$(WSETRAIN): train/tools/wsetrain.c train/include/wsehost_train.h $(TR_MPI_O) $(wsetrain_A_obj) $(HL_INT)
+$(WSETRAIN): train/tools/wsetrain.c train/include/wsehost_train.h $(TR_MPI_O) $(wsetrain_A_obj) $(HL_INT) \
+		$(TR_MPI_FLAG)
 	@mkdir -p $(dir $@)
 	$(MPICC) -std=c11 -O2 -g $(HL_WARN) -DWSETRAIN_MPI -Itrain/include -Itrain/src -Ihost-lib/include \
 		-Iinclude -o $@ $< $(TR_MPI_O) $(wsetrain_A_obj) $(HL_INT) $(TR_LIBS)
 else
 # wsetrain is a user of the installed libraries: public archives only.
-$(WSETRAIN): train/tools/wsetrain.c train/include/wsehost_train.h $(TR_A) $(HL_A)
+$(WSETRAIN): train/tools/wsetrain.c train/include/wsehost_train.h $(TR_A) $(HL_A) $(TR_MPI_FLAG)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -g $(HL_WARN) -Itrain/include -Ihost-lib/include -Iinclude -o $@ $< \
 		$(TR_A) $(HL_A) $(TR_LIBS)
@@ -230,7 +236,7 @@ test-train-mpi-full:
 	$(TR_MPI_ENV) MPI_STEPS=10 tests/train/test_wsetrain_mpi.sh
 else
 test-train-mpi test-train-mpi-full:
-	@echo "$@: skipped, wsetrain is built without MPI (WSE_MPI=0: no $(MPICC))"
+	@echo "$@: skipped, wsetrain is built without MPI (WSE_MPI=0; it is 1 when $(MPICC) is found)"
 endif
 
 # Several devices (tests/bench/bench_swarm.c): one device's cycles per step
@@ -247,12 +253,12 @@ bench-swarm: $(TR_BENCH_SWARM) $(FAST_SERVER) $(FAST_BOARD_DTBS)
 ifeq ($(WSE_MPI),1)
 	WSEMU_FAST=$(abspath $(FAST_SERVER)) TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} \
 		timeout 600 $(TR_MPIRUN) -np 3 $(TR_BENCH_SWARM) --mpi $(BENCH_SWARM_STEPS)
-$(TR_BENCH_SWARM): tests/bench/bench_swarm.c $(TR_MPI_O) $(TR_INT)
+$(TR_BENCH_SWARM): tests/bench/bench_swarm.c $(TR_MPI_O) $(TR_INT) $(TR_MPI_FLAG)
 	@mkdir -p $(dir $@)
 	$(MPICC) $(TR_TCFLAGS) -DBENCH_MPI -o $@ $< $(TR_MPI_O) $(TR_INT) $(TR_LIBS)
 else
 	@echo "bench-swarm: swarm.mpi_overhead_ms skipped, built without MPI (WSE_MPI=0)"
-$(TR_BENCH_SWARM): tests/bench/bench_swarm.c $(TR_INT)
+$(TR_BENCH_SWARM): tests/bench/bench_swarm.c $(TR_INT) $(TR_MPI_FLAG)
 	@mkdir -p $(dir $@)
 	$(CC) $(TR_TCFLAGS) -o $@ $< $(TR_INT) $(TR_LIBS)
 endif

@@ -469,11 +469,17 @@ static int mpi_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-#ifdef WSETRAIN_MPI
 	const char *n = getenv("OMPI_COMM_WORLD_SIZE");
 
-	if (n && atoi(n) > 1)
+	if (n && atoi(n) > 1) {
+#ifdef WSETRAIN_MPI
 		return mpi_main(argc, argv);
+#else
+		/* every rank would train the same model on its own */
+		fprintf(stderr, "wsetrain: started by mpirun with %d ranks, but built without MPI (install openmpi-bin and libopenmpi-dev, and rebuild: docs/training.md)\n",
+			atoi(n));
+		return 2;
 #endif
+	}
 	return run(argc, argv, 0);
 }
