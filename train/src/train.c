@@ -150,6 +150,8 @@ struct wse_train {
 	float *bk[2 * TRAIN_REF_MAX_LAYERS];
 	struct train_update_stats ust; /* serial order: the updates' times */
 	struct train_update_stats sst; /* steps, step_ms, pass_ms */
+	uint64_t wver; /* the weights' version (train_ref_net): bumped
+			* whenever they may change */
 	long fault_kill_step;
 	long fault_fail_step;
 	long fault_ckpt_step;
@@ -805,6 +807,7 @@ static wse_train *tr_new(const char *fn, const struct wse_train_opts *opts, int 
 	}
 	mx_store_init(&t->st);
 	fault_env(t);
+	t->wver = 1;
 	t->req_dev = ndev;
 	return t;
 }
@@ -1133,6 +1136,7 @@ static void ref_net(const wse_train *t, struct train_ref_net *net)
 	net->cols = t->p.cols;
 	net->nlayers = t->p.nlayers;
 	memcpy(net->dims, t->p.dims, sizeof(net->dims));
+	net->version = t->wver;
 	for (unsigned l = 0; l < t->p.nlayers; l++) {
 		net->w[l] = mx_store_data(&t->st, t->iw[l]);
 		net->b[l] = mx_store_data(&t->st, t->ib[l]);
@@ -1312,6 +1316,7 @@ static int upd_undo(wse_train *t, int rc)
 {
 	struct tr_upd *u = t->upd;
 
+	t->wver++;
 	if (upd_wait(t, ~0u)) {
 		size_t n = strlen(t->err);
 
@@ -1345,6 +1350,7 @@ static int upd_undo(wse_train *t, int rc)
  * (fn, for the error). */
 static int tr_sync(wse_train *t, const char *fn)
 {
+	t->wver++; /* the caller may change the weights */
 	if (!t->upd || !upd_wait(t, ~0u))
 		return 0;
 	return tr_fail(t, WSE_ERROR_TIMEOUT,
@@ -1584,6 +1590,7 @@ static void step_end(wse_train *t, const struct mx_opt_scalars *sc)
 	struct tr_params *p = &t->p;
 	float *bp = mx_store_data(&t->st, t->ibeta);
 
+	t->wver++;
 	if (!t->upd) {
 		double t0 = tr_now_ms();
 

@@ -56,6 +56,7 @@ struct tm_open {
 
 struct tm_pass {
 	uint32_t B, norm, grads, logits, rows, cols;
+	uint32_t weights;      /* 1: the weights follow; 0: the rank's copy holds */
 };
 
 struct tm_reply {
@@ -73,6 +74,7 @@ struct tm_dev {
 	int timeout_ms;
 	unsigned nlayers;
 	unsigned dims[TRAIN_REF_MAX_LAYERS + 1];
+	uint64_t version;       /* of the weights the rank holds (0: none) */
 };
 
 /* A worker gives up after this long without a request from rank 0. */
@@ -252,12 +254,14 @@ static int tm_pass(void *state, const struct train_ref_net *net, const float *x,
 	const unsigned L = dv->nlayers;
 	const int rank = dv->rank, ms = dv->timeout_ms;
 	struct tm_pass h = { .B = B, .norm = norm, .grads = out->dw[0] != NULL,
-			     .logits = out->logits != NULL, .rows = net->rows, .cols = net->cols };
+			     .logits = out->logits != NULL, .rows = net->rows, .cols = net->cols,
+			     .weights = !net->version || net->version != dv->version };
 	MPI_Request rq[2 * TRAIN_REF_MAX_LAYERS + 2];
 	int n = 0, rc, tag = 0;
 	struct tm_reply r;
 	struct timespec dl;
 
+	dv->version = 0; /* until the pass ends well */
 	if ((rc = tm_xfer(1, &h, sizeof(h), rank, TM_PASS, ms, "starting the pass", err, errlen)))
 		return rc;
 	/* the weights straight from MemoryX, each layer once its update is done */
@@ -266,6 +270,8 @@ static int tm_pass(void *state, const struct train_ref_net *net, const float *x,
 
 		if (hooks && hooks->weights_ready && (rc = hooks->weights_ready(hooks->user, l)))
 			goto cancel;
+		if (!h.weights)
+			continue;
 		if (MPI_Isend(net->w[l], (int)(nw * sizeof(float)), MPI_BYTE, rank, TM_DATA,
 			      MPI_COMM_WORLD, &rq[n++]) != MPI_SUCCESS ||
 		    MPI_Isend(net->b[l], (int)(dv->dims[l + 1] * sizeof(float)), MPI_BYTE, rank,
@@ -331,6 +337,7 @@ static int tm_pass(void *state, const struct train_ref_net *net, const float *x,
 	    (rc = tm_xfer(0, out->logits, (size_t)B * dv->dims[L] * sizeof(float), rank, TM_GRAD, ms,
 			  "receiving the logits", err, errlen)))
 		return rc;
+	dv->version = net->version;
 	return 0;
 cancel:
 	dl = tr_deadline(ms);
@@ -491,7 +498,7 @@ static int tm_serve_pass(struct tm_work *w, char *err, size_t errlen)
 	if (!h.B || h.B > w->o.max_batch)
 		return tm_fail(err, errlen, WSE_ERROR_INVALID_PARAM, "pass of %u examples: at most %u",
 			       h.B, w->o.max_batch);
-	for (unsigned l = 0; l < L; l++) {
+	for (unsigned l = 0; h.weights && l < L; l++) {
 		size_t nw = (size_t)w->net.dims[l] * w->net.dims[l + 1];
 
 		MPI_Irecv(w->net.w[l], (int)(nw * sizeof(float)), MPI_BYTE, 0, TM_DATA,

@@ -24,6 +24,10 @@ struct train_ref_net {
 	unsigned dims[TRAIN_REF_MAX_LAYERS + 1]; /* dims[0] input ... dims[L] classes */
 	float *w[TRAIN_REF_MAX_LAYERS];  /* w[l][o * dims[l] + i] */
 	float *b[TRAIN_REF_MAX_LAYERS];  /* b[l][o] */
+	/* the weights' version: two passes given the same nonzero version
+	 * read the same weights (a backend whose device keeps a copy sends
+	 * them once); 0: unknown */
+	uint64_t version;
 };
 
 struct train_ref_out {
