@@ -4,9 +4,10 @@
 # 1 + N ranks trains 196-16-10 with SGD (momentum) and Adam to the
 # checkpoint and metrics of one device accumulating the same N * k
 # micro-batches, byte for byte; a rank killed mid-step ends the job with
-# its rank named, a rank that hangs is named within runtime.timeout_ms,
-# the checkpoint survives both and resumes with another N to the bits of
-# the uninterrupted run; a mismatched mesh and a wrong --num-devices are
+# its rank named, a rank that hangs is named within runtime.timeout_ms, a
+# rank whose simulator is killed is named with its device; the checkpoint
+# survives them all and resumes with another N to the bits of the
+# uninterrupted run; a mismatched mesh and a wrong --num-devices are
 # refused. The threads of one process (--num-devices N) give the same
 # bits. Environment: WSETRAIN (built with MPI), WSEMU_FAST, TR_FM_DIR,
 # WORK, MPI_NS (the N to check, default "1 2 4"), MPI_STEPS (default 4).
@@ -118,6 +119,34 @@ grep -q "rank 2: running the pass: no answer within 2000 ms" "$W/hang.out" ||
 "$WSETRAIN" --params "$(params sgd $max)" --model-dir "$W/hang" --num-steps $S > "$W/hang-resume.out" 2>&1 ||
 	{ fail "resume after the hang, one device in the process"; cat "$W/hang-resume.out"; }
 cmp "$W/sgd-one/model.ckpt" "$W/hang/model.ckpt" || fail "resumed after the hang: checkpoint differs"
+
+echo "--- a rank's simulator killed mid-run: rank 0 names the device and its rank, the checkpoint resumes"
+mpi 3 "$WSETRAIN" --params "$p1" --model-dir "$W/lost" --num-steps 100000 > "$W/lost.out" 2>&1 &
+job=$!
+for i in $(seq 300); do
+	[ -f "$W/lost/metrics.csv" ] && [ "$(wc -l < "$W/lost/metrics.csv")" -ge 5 ] && break
+	sleep 0.1
+done
+sim=$(pgrep -f -- "--socket $TMPDIR/" | head -1)
+[ -n "$sim" ] && kill -9 "$sim"
+wait $job
+st=$?
+grep '^wsetrain: device' "$W/lost.out" | sed 's/^/    /'
+[ $st -ne 0 ] && [ $st -ne 124 ] || fail "run with a lost device exited $st, want an error (124: it hung)"
+grep -Eq "^wsetrain: device [01] of 2 \(sim:board=sim-2x2,model=fast\), micro-batch [0-9]+: rank [12]: mesh backend: .*device is gone" \
+	"$W/lost.out" || { fail "the lost device and its rank are not named"; cat "$W/lost.out"; }
+# the checkpoint loads: its step, from a run of no steps
+c=$("$WSETRAIN" --params "$(params sgd 2)" --model-dir "$W/lost" --num-steps 0 2> /dev/null |
+	sed -n 's/^train: step \([0-9]*\),.*/\1/p')
+if [ -n "$c" ] && [ "$c" -ge 2 ]; then
+	mpi 2 "$WSETRAIN" --params "$(params sgd 2)" --model-dir "$W/lost" --num-steps $((c + 2)) > /dev/null 2>&1 ||
+		fail "resume after the lost device"
+	"$WSETRAIN" --params "$(params sgd 2)" --model-dir "$W/lost-ref" --num-steps $((c + 2)) 2> /dev/null > /dev/null ||
+		fail "reference run to step $((c + 2))"
+	cmp "$W/lost-ref/model.ckpt" "$W/lost/model.ckpt" || fail "resumed after the lost device: checkpoint differs"
+else
+	fail "no checkpoint of step 2 or later after the lost device (step '$c')"
+fi
 
 echo "--- a mismatched mesh is refused before training, the difference named"
 pm=$W/mesh.params
