@@ -102,13 +102,14 @@ static int tm_past(const struct timespec *dl)
 	return now.tv_sec > dl->tv_sec || (now.tv_sec == dl->tv_sec && now.tv_nsec >= dl->tv_nsec);
 }
 
-/* Sleep a little between polls: 20 us, doubling up to 1 ms. */
+/* Sleep a little between polls: 20 us, doubling up to 160 us (what a
+ * message's latency may grow by). */
 static void tm_nap(long *ns)
 {
 	struct timespec ts = { 0, *ns };
 
 	nanosleep(&ts, NULL);
-	if (*ns < 1000000L)
+	if (*ns < 160000L)
 		*ns *= 2;
 }
 
