@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
@@ -124,47 +125,76 @@ static int tm_mpi_err(char *err, size_t errlen, int rank, const char *what, int 
 		       what, s);
 }
 
-/* Wait for reqs[0..n-1] until dl. Returns 0, or TIMEOUT or DEVICE with err
- * naming the rank and what was waited for; on error the requests still
- * pending are cancelled. */
-static int tm_wait(MPI_Request *reqs, int n, const struct timespec *dl, int rank, int ms,
-		   const char *what, char *err, size_t errlen)
+/* Messages posted together and waited for together (tm_post, tm_wait). */
+struct tm_reqs {
+	MPI_Request rq[2 * TRAIN_REF_MAX_LAYERS + 3];
+	int n;
+	int bad; /* the error of a post that failed, or 0 */
+};
+
+/* Post a send (send) or receive of bytes at buf to or from peer. */
+static void tm_post(struct tm_reqs *r, int send, const void *buf, size_t bytes, int peer,
+		    int tag)
 {
-	long nap = 20000;
+	MPI_Request *q = &r->rq[r->n++];
+	int mrc = send ? MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, q)
+		       : MPI_Irecv((void *)buf, (int)bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, q);
 
-	for (;;) {
-		int done = 0, mrc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
-
-		if (mrc != MPI_SUCCESS)
-			return tm_mpi_err(err, errlen, rank, what, mrc);
-		if (done)
-			return 0;
-		if (tm_past(dl)) {
-			for (int k = 0; k < n; k++)
-				if (reqs[k] != MPI_REQUEST_NULL) {
-					MPI_Cancel(&reqs[k]);
-					MPI_Request_free(&reqs[k]);
-				}
-			return tm_fail(err, errlen, WSE_ERROR_TIMEOUT,
-				       "rank %d: %s: no answer within %d ms (runtime.timeout_ms): the rank or its device is gone",
-				       rank, what, ms);
-		}
-		tm_nap(&nap);
+	if (mrc != MPI_SUCCESS) {
+		*q = MPI_REQUEST_NULL;
+		r->bad = mrc;
 	}
 }
 
+static void tm_cancel(struct tm_reqs *r)
+{
+	for (int k = 0; k < r->n; k++)
+		if (r->rq[k] != MPI_REQUEST_NULL) {
+			MPI_Cancel(&r->rq[k]);
+			MPI_Request_free(&r->rq[k]);
+		}
+	r->n = 0;
+}
+
+/* Wait for every message of r until ms pass. Returns 0, or TIMEOUT or
+ * DEVICE (a post or MPI failed) with err naming the rank and what was
+ * waited for; on error the messages still pending are cancelled. */
+static int tm_wait(struct tm_reqs *r, int peer, int ms, const char *what, char *err,
+		   size_t errlen)
+{
+	struct timespec dl = tr_deadline(ms);
+	long nap = 20000;
+	int mrc = r->bad;
+
+	while (!mrc) {
+		int done = 0;
+
+		mrc = MPI_Testall(r->n, r->rq, &done, MPI_STATUSES_IGNORE);
+		if (mrc == MPI_SUCCESS && done) {
+			r->n = 0;
+			return 0;
+		}
+		if (mrc == MPI_SUCCESS && tm_past(&dl)) {
+			tm_cancel(r);
+			return tm_fail(err, errlen, WSE_ERROR_TIMEOUT,
+				       "rank %d: %s: no answer within %d ms (runtime.timeout_ms): the rank or its device is gone",
+				       peer, what, ms);
+		}
+		if (mrc == MPI_SUCCESS)
+			tm_nap(&nap);
+	}
+	tm_cancel(r);
+	return tm_mpi_err(err, errlen, peer, what, mrc);
+}
+
 /* Send or receive one buffer, bounded by ms. */
-static int tm_xfer(int send, void *buf, size_t bytes, int rank, int tag, int ms,
+static int tm_xfer(int send, void *buf, size_t bytes, int peer, int tag, int ms,
 		   const char *what, char *err, size_t errlen)
 {
-	MPI_Request rq;
-	struct timespec dl = tr_deadline(ms);
-	int mrc = send ? MPI_Isend(buf, (int)bytes, MPI_BYTE, rank, tag, MPI_COMM_WORLD, &rq)
-		       : MPI_Irecv(buf, (int)bytes, MPI_BYTE, rank, tag, MPI_COMM_WORLD, &rq);
+	struct tm_reqs r = { .n = 0 };
 
-	if (mrc != MPI_SUCCESS)
-		return tm_mpi_err(err, errlen, rank, what, mrc);
-	return tm_wait(&rq, 1, &dl, rank, ms, what, err, errlen);
+	tm_post(&r, send, buf, bytes, peer, tag);
+	return tm_wait(&r, peer, ms, what, err, errlen);
 }
 
 /* Wait for the next message from rank (any tag) until ms pass; *tag
@@ -212,6 +242,16 @@ static int tm_open(void **state, struct train_backend_cfg *cfg, char *err, size_
 	if (cfg->nlayers > TRAIN_REF_MAX_LAYERS)
 		return tm_fail(err, errlen, WSE_ERROR_INVALID_PARAM, "%u layers: at most %d",
 			       cfg->nlayers, TRAIN_REF_MAX_LAYERS);
+	/* every message's size is an int count of bytes */
+	for (unsigned l = 0; l < cfg->nlayers; l++)
+		if ((uint64_t)cfg->dims[l] * cfg->dims[l + 1] * sizeof(float) > INT_MAX)
+			return tm_fail(err, errlen, WSE_ERROR_NOT_SUPPORTED,
+				       "layer %u's weights (%u x %u) exceed the 2 GiB of one MPI message",
+				       l, cfg->dims[l + 1], cfg->dims[l]);
+	if ((uint64_t)cfg->max_batch * cfg->dims[0] * sizeof(float) > INT_MAX)
+		return tm_fail(err, errlen, WSE_ERROR_NOT_SUPPORTED,
+			       "a batch of %u examples of %u inputs exceeds the 2 GiB of one MPI message",
+			       cfg->max_batch, cfg->dims[0]);
 	memset(&o, 0, sizeof(o));
 	o.timeout_ms = ms;
 	o.index = cfg->index;
@@ -257,42 +297,28 @@ static int tm_pass(void *state, const struct train_ref_net *net, const float *x,
 	struct tm_pass h = { .B = B, .norm = norm, .grads = out->dw[0] != NULL,
 			     .logits = out->logits != NULL, .rows = net->rows, .cols = net->cols,
 			     .weights = !net->version || net->version != dv->version };
-	MPI_Request rq[2 * TRAIN_REF_MAX_LAYERS + 2];
-	int n = 0, rc, tag = 0;
+	struct tm_reqs q = { .n = 0 };
+	int rc, tag = 0;
 	struct tm_reply r;
-	struct timespec dl;
 
 	dv->version = 0; /* until the pass ends well */
 	if ((rc = tm_xfer(1, &h, sizeof(h), rank, TM_PASS, ms, "starting the pass", err, errlen)))
 		return rc;
 	/* the weights straight from MemoryX, each layer once its update is done */
 	for (unsigned l = 0; l < L; l++) {
-		size_t nw = (size_t)dv->dims[l] * dv->dims[l + 1];
-
-		if (hooks && hooks->weights_ready && (rc = hooks->weights_ready(hooks->user, l)))
-			goto cancel;
+		if (hooks && hooks->weights_ready && (rc = hooks->weights_ready(hooks->user, l))) {
+			tm_cancel(&q);
+			return rc;
+		}
 		if (!h.weights)
 			continue;
-		if (MPI_Isend(net->w[l], (int)(nw * sizeof(float)), MPI_BYTE, rank, TM_DATA,
-			      MPI_COMM_WORLD, &rq[n++]) != MPI_SUCCESS ||
-		    MPI_Isend(net->b[l], (int)(dv->dims[l + 1] * sizeof(float)), MPI_BYTE, rank,
-			      TM_DATA, MPI_COMM_WORLD, &rq[n++]) != MPI_SUCCESS) {
-			rc = tm_fail(err, errlen, WSE_ERROR_DEVICE, "rank %d: sending the weights failed",
-				     rank);
-			n--;
-			goto cancel;
-		}
+		tm_post(&q, 1, net->w[l], (size_t)dv->dims[l] * dv->dims[l + 1] * sizeof(float), rank,
+			TM_DATA);
+		tm_post(&q, 1, net->b[l], dv->dims[l + 1] * sizeof(float), rank, TM_DATA);
 	}
-	if (MPI_Isend(x, (int)((size_t)B * dv->dims[0] * sizeof(float)), MPI_BYTE, rank, TM_DATA,
-		      MPI_COMM_WORLD, &rq[n++]) != MPI_SUCCESS ||
-	    MPI_Isend(labels, (int)B, MPI_BYTE, rank, TM_DATA, MPI_COMM_WORLD, &rq[n++]) !=
-		    MPI_SUCCESS) {
-		rc = tm_fail(err, errlen, WSE_ERROR_DEVICE, "rank %d: sending the examples failed", rank);
-		n--;
-		goto cancel;
-	}
-	dl = tr_deadline(ms);
-	if ((rc = tm_wait(rq, n, &dl, rank, ms, "sending the weights and examples", err, errlen)))
+	tm_post(&q, 1, x, (size_t)B * dv->dims[0] * sizeof(float), rank, TM_DATA);
+	tm_post(&q, 1, labels, B, rank, TM_DATA);
+	if ((rc = tm_wait(&q, rank, ms, "sending the weights and examples", err, errlen)))
 		return rc;
 	/* the pass runs there: a beat at least every ms, then the reply */
 	for (;;) {
@@ -321,15 +347,10 @@ static int tm_pass(void *state, const struct train_ref_net *net, const float *x,
 	out->ms = r.ms > 0 ? r.ms : 1e-6;
 	/* the gradients come layer by layer, L-1 first */
 	for (unsigned l = L; h.grads && l-- > 0;) {
-		MPI_Request g[2];
-		size_t nw = (size_t)dv->dims[l] * dv->dims[l + 1];
-
-		MPI_Irecv(out->dw[l], (int)(nw * sizeof(float)), MPI_BYTE, rank, TM_GRAD,
-			  MPI_COMM_WORLD, &g[0]);
-		MPI_Irecv(out->db[l], (int)(dv->dims[l + 1] * sizeof(float)), MPI_BYTE, rank, TM_GRAD,
-			  MPI_COMM_WORLD, &g[1]);
-		dl = tr_deadline(ms);
-		if ((rc = tm_wait(g, 2, &dl, rank, ms, "receiving the gradients", err, errlen)))
+		tm_post(&q, 0, out->dw[l], (size_t)dv->dims[l] * dv->dims[l + 1] * sizeof(float), rank,
+			TM_GRAD);
+		tm_post(&q, 0, out->db[l], dv->dims[l + 1] * sizeof(float), rank, TM_GRAD);
+		if ((rc = tm_wait(&q, rank, ms, "receiving the gradients", err, errlen)))
 			return rc;
 		if (hooks && hooks->grads_out)
 			hooks->grads_out(hooks->user, l);
@@ -340,11 +361,6 @@ static int tm_pass(void *state, const struct train_ref_net *net, const float *x,
 		return rc;
 	dv->version = net->version;
 	return 0;
-cancel:
-	dl = tr_deadline(ms);
-	if (n)
-		tm_wait(rq, n, &dl, rank, ms, "sending the weights", NULL, 0);
-	return rc;
 }
 
 static void tm_close(void *state)
@@ -489,10 +505,9 @@ static int tm_serve_pass(struct tm_work *w, char *err, size_t errlen)
 	struct tm_reply r;
 	const unsigned L = w->o.nlayers;
 	const int ms = w->o.timeout_ms;
-	MPI_Request rq[2 * TRAIN_REF_MAX_LAYERS + 2];
+	struct tm_reqs q = { .n = 0 };
 	struct train_ref_out out;
-	int n = 0, rc;
-	struct timespec dl;
+	int rc;
 
 	if ((rc = tm_xfer(0, &h, sizeof(h), 0, TM_PASS, ms, "a pass request", err, errlen)))
 		return rc;
@@ -500,18 +515,13 @@ static int tm_serve_pass(struct tm_work *w, char *err, size_t errlen)
 		return tm_fail(err, errlen, WSE_ERROR_INVALID_PARAM, "pass of %u examples: at most %u",
 			       h.B, w->o.max_batch);
 	for (unsigned l = 0; h.weights && l < L; l++) {
-		size_t nw = (size_t)w->net.dims[l] * w->net.dims[l + 1];
-
-		MPI_Irecv(w->net.w[l], (int)(nw * sizeof(float)), MPI_BYTE, 0, TM_DATA,
-			  MPI_COMM_WORLD, &rq[n++]);
-		MPI_Irecv(w->net.b[l], (int)(w->net.dims[l + 1] * sizeof(float)), MPI_BYTE, 0,
-			  TM_DATA, MPI_COMM_WORLD, &rq[n++]);
+		tm_post(&q, 0, w->net.w[l], (size_t)w->net.dims[l] * w->net.dims[l + 1] * sizeof(float),
+			0, TM_DATA);
+		tm_post(&q, 0, w->net.b[l], w->net.dims[l + 1] * sizeof(float), 0, TM_DATA);
 	}
-	MPI_Irecv(w->x, (int)((size_t)h.B * w->net.dims[0] * sizeof(float)), MPI_BYTE, 0, TM_DATA,
-		  MPI_COMM_WORLD, &rq[n++]);
-	MPI_Irecv(w->y, (int)h.B, MPI_BYTE, 0, TM_DATA, MPI_COMM_WORLD, &rq[n++]);
-	dl = tr_deadline(ms);
-	if ((rc = tm_wait(rq, n, &dl, 0, ms, "the weights and examples", err, errlen)))
+	tm_post(&q, 0, w->x, (size_t)h.B * w->net.dims[0] * sizeof(float), 0, TM_DATA);
+	tm_post(&q, 0, w->y, h.B, 0, TM_DATA);
+	if ((rc = tm_wait(&q, 0, ms, "the weights and examples", err, errlen)))
 		return rc;
 	if (w->kill_pass >= 0 && w->passes == w->kill_pass)
 		raise(w->kill_sig); /* fault injection: the rank dies or hangs mid-step */
@@ -571,20 +581,14 @@ static int tm_serve_pass(struct tm_work *w, char *err, size_t errlen)
 	r.ms = out.ms;
 	if ((rc = tm_xfer(1, &r, sizeof(r), 0, TM_DONE, ms, "the reply", err, errlen)) || j.rc)
 		return rc;
-	n = 0;
 	for (unsigned l = L; h.grads && l-- > 0;) {
-		size_t nw = (size_t)w->net.dims[l] * w->net.dims[l + 1];
-
-		MPI_Isend(w->dw[l], (int)(nw * sizeof(float)), MPI_BYTE, 0, TM_GRAD, MPI_COMM_WORLD,
-			  &rq[n++]);
-		MPI_Isend(w->db[l], (int)(w->net.dims[l + 1] * sizeof(float)), MPI_BYTE, 0, TM_GRAD,
-			  MPI_COMM_WORLD, &rq[n++]);
+		tm_post(&q, 1, w->dw[l], (size_t)w->net.dims[l] * w->net.dims[l + 1] * sizeof(float), 0,
+			TM_GRAD);
+		tm_post(&q, 1, w->db[l], w->net.dims[l + 1] * sizeof(float), 0, TM_GRAD);
 	}
 	if (h.logits)
-		MPI_Isend(w->logits, (int)((size_t)h.B * w->net.dims[L] * sizeof(float)), MPI_BYTE, 0,
-			  TM_GRAD, MPI_COMM_WORLD, &rq[n++]);
-	dl = tr_deadline(ms);
-	return n ? tm_wait(rq, n, &dl, 0, ms, "the gradients", err, errlen) : 0;
+		tm_post(&q, 1, w->logits, (size_t)h.B * w->net.dims[L] * sizeof(float), 0, TM_GRAD);
+	return tm_wait(&q, 0, ms, "the gradients", err, errlen);
 }
 
 int train_mpi_serve(char *err, size_t errlen)
