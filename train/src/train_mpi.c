@@ -538,9 +538,8 @@ static int tm_serve_pass(struct tm_work *w, char *err, size_t errlen)
 	struct tm_job j = { .be = w->be, .bs = w->bs, .net = &w->net, .x = w->x, .y = w->y,
 			    .B = h.B, .norm = h.norm, .out = &out };
 	pthread_t th;
-	int beat_ms = ms / 4 > 0 ? ms / 4 : 1;
-
 	pthread_condattr_t ca;
+	int beat_ms = ms / 4 > 0 ? ms / 4 : 1;
 
 	pthread_mutex_init(&j.mu, NULL);
 	pthread_condattr_init(&ca);
