@@ -38,7 +38,11 @@ static void usage(FILE *f)
 		"  --num-steps N     train until the model has done N steps (train mode)\n"
 		"  --mode MODE       train (default) or eval\n"
 		"  --num-devices N   devices trained on together (default: as many as\n"
-		"                    runtime.devices lists, or 1)\n");
+		"                    runtime.devices lists, or 1)\n"
+#ifdef WSETRAIN_MPI
+		"under mpirun -np 1+N: rank 0 holds MemoryX, ranks 1..N drive a device each\n"
+#endif
+		);
 }
 
 static double now_s(void)
