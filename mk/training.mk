@@ -21,7 +21,7 @@ DEB_PKGS += dataset-fashion-mnist zlib1g-dev qemu-system-misc gcc-riscv64-unknow
 
 # The kernel image, generated from the ELF by mk/train-mesh.mk.
 TM_GEN   := $(TR_DIR)/gen/wse_mlp_kernel.c
-TR_SRCS  := $(sort $(wildcard train/src/*.c)) train/route/wse_route.c train/route/wse_route_write.c $(TM_GEN)
+TR_SRCS  := $(sort $(filter-out train/src/train_mpi.c,$(wildcard train/src/*.c))) train/route/wse_route.c train/route/wse_route_write.c $(TM_GEN)
 wsetrain_CFLAGS := -std=c11 -O2 -g $(HL_WARN) -fPIC -fvisibility=hidden $(TR_INC)
 wsetrain_DEPS   := $(wildcard train/include/*.h train/src/*.h train/route/*.h) $(HL_HDRS)
 # The reference trainer and the optimizers compute what the PEs do, one
@@ -47,11 +47,40 @@ $(TR_DIR)/wsetrain.pc: train/wsetrain.pc.in host-lib/include/wsehost.h
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(HL_VER)|' $< > $@
 
+# Training across processes on Open MPI (docs/training.md, "Across
+# processes: Open MPI") is an optional feature: when mpicc is found (Debian's
+# openmpi-bin and libopenmpi-dev, in DEB_PKGS), or WSE_MPI=1, wsetrain is
+# built with mpicc and train/src/train_mpi.c; WSE_MPI=0 builds it without.
+# The library itself never links MPI.
+DEB_PKGS += openmpi-bin libopenmpi-dev
+MPICC    ?= mpicc
+WSE_MPI  ?= $(if $(shell command -v $(MPICC) 2>/dev/null),1,0)
+TR_MPI_O := $(TR_DIR)/mpi/train_mpi.o
+# What WSE_MPI was at the last build: wsetrain and bench_swarm are rebuilt
+# when it changes (MPI installed or WSE_MPI given).
+TR_MPI_FLAG := $(TR_DIR)/wse-mpi.flag
+$(shell mkdir -p $(TR_DIR) && [ "$$(cat $(TR_MPI_FLAG) 2>/dev/null)" = "$(WSE_MPI)" ] || \
+	echo $(WSE_MPI) > $(TR_MPI_FLAG))
+
+$(TR_MPI_O): train/src/train_mpi.c train/src/train_mpi.h $(wsetrain_DEPS)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(filter-out -fvisibility=hidden,$(wsetrain_CFLAGS)) -c -o $@ $<
+
+ifeq ($(WSE_MPI),1)
+# With MPI, wsetrain also reaches the library's device table (train_backend.h):
+# the internal archive, beside train_mpi.o.
+$(WSETRAIN): train/tools/wsetrain.c train/include/wsehost_train.h $(TR_MPI_O) $(wsetrain_A_obj) $(HL_INT) \
+		$(TR_MPI_FLAG)
+	@mkdir -p $(dir $@)
+	$(MPICC) -std=c11 -O2 -g $(HL_WARN) -DWSETRAIN_MPI -Itrain/include -Itrain/src -Ihost-lib/include \
+		-Iinclude -o $@ $< $(TR_MPI_O) $(wsetrain_A_obj) $(HL_INT) $(TR_LIBS)
+else
 # wsetrain is a user of the installed libraries: public archives only.
-$(WSETRAIN): train/tools/wsetrain.c train/include/wsehost_train.h $(TR_A) $(HL_A)
+$(WSETRAIN): train/tools/wsetrain.c train/include/wsehost_train.h $(TR_A) $(HL_A) $(TR_MPI_FLAG)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -g $(HL_WARN) -Itrain/include -Ihost-lib/include -Iinclude -o $@ $< \
 		$(TR_A) $(HL_A) $(TR_LIBS)
+endif
 
 wsetrain: $(WSETRAIN)
 
@@ -192,6 +221,49 @@ test-train-soak: $(TR_DIR)/soak_train $(TR_DIR)/plain/soak_train
 	$(TR_TEST_ENV) valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=1 $(TR_DIR)/plain/soak_train 200 100 $(TR_DIR)/soak/valgrind 100000
 
+# Across processes on Open MPI (tests/train/test_wsetrain_mpi.sh): 3
+# ranks and more on this machine (--oversubscribe) on the functional model
+# of sim-2x2, N = 1, 2 and 4 for 4 steps; test-full runs 10 steps. Without MPI
+# (WSE_MPI=0) the stage says so and passes.
+TR_MPI_ENV = WSETRAIN=$(abspath $(WSETRAIN)) WSEMU_FAST=$(abspath $(FAST_SERVER)) TR_FM_DIR=$(TR_FM) \
+	WORK=$(abspath $(TR_DIR))/mpi-test
+.PHONY: test-train-mpi test-train-mpi-full
+test-train-mpi test-train-mpi-full: $(WSETRAIN) $(FAST_SERVER) $(FAST_BOARD_DTBS)
+ifeq ($(WSE_MPI),1)
+test-train-mpi:
+	$(TR_MPI_ENV) tests/train/test_wsetrain_mpi.sh
+test-train-mpi-full:
+	$(TR_MPI_ENV) MPI_STEPS=10 tests/train/test_wsetrain_mpi.sh
+else
+test-train-mpi test-train-mpi-full:
+	@echo "$@: skipped, wsetrain is built without MPI (WSE_MPI=0; it is 1 when $(MPICC) is found)"
+endif
+
+# Several devices (tests/bench/bench_swarm.c): one device's cycles per step
+# over the most of any of N devices, N = 2 and 4, and the host's part of a
+# step with 2 devices in threads and (with MPI) on 3 ranks, on the
+# functional model of sim-4x4.
+BENCH_SWARM_STEPS ?= 3
+TR_BENCH_SWARM := $(TR_DIR)/bench_swarm
+TR_MPIRUN := mpirun --oversubscribe $$([ "$$(id -u)" -eq 0 ] && echo --allow-run-as-root)
+.PHONY: bench-swarm
+bench-swarm: $(TR_BENCH_SWARM) $(FAST_SERVER) $(FAST_BOARD_DTBS)
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} \
+		$(TR_BENCH_SWARM) $(BENCH_SWARM_STEPS)
+ifeq ($(WSE_MPI),1)
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} \
+		timeout 600 $(TR_MPIRUN) -np 3 $(TR_BENCH_SWARM) --mpi $(BENCH_SWARM_STEPS)
+$(TR_BENCH_SWARM): tests/bench/bench_swarm.c $(TR_MPI_O) $(TR_INT) $(TR_MPI_FLAG)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(TR_TCFLAGS) -DBENCH_MPI -o $@ $< $(TR_MPI_O) $(TR_INT) $(TR_LIBS)
+else
+	@echo "bench-swarm: swarm.mpi_overhead_ms skipped, built without MPI (WSE_MPI=0)"
+$(TR_BENCH_SWARM): tests/bench/bench_swarm.c $(TR_INT) $(TR_MPI_FLAG)
+	@mkdir -p $(dir $@)
+	$(CC) $(TR_TCFLAGS) -o $@ $< $(TR_INT) $(TR_LIBS)
+endif
+BENCH_STAGES += bench-swarm
+
 .PHONY: test-train-host-full test-train-soak
-TEST_STAGES += test-train-host
-TEST_FULL_STAGES += test-train-host-full test-train-soak
+TEST_STAGES += test-train-host test-train-mpi
+TEST_FULL_STAGES += test-train-host-full test-train-soak test-train-mpi-full

@@ -66,6 +66,11 @@ struct wse_train_metrics {
 	 * Left alone when size does not reach it: callers built with the
 	 * struct that ended at examples keep working. */
 	uint64_t device_cycles;
+	/* the largest over the devices of that device's cycles for this call
+	 * (the sum of its passes): the call's device time when the devices
+	 * run at the same time; device_cycles with one device. Left alone
+	 * when size does not reach it. */
+	uint64_t device_cycles_max;
 };
 
 /* Limits of a model: weight layers, the width of any layer (inputs

@@ -76,6 +76,7 @@ struct tr_job {
 	unsigned B, norm;
 	struct train_ref_out o;
 	struct train_pass_hooks hooks; /* with the host update beside the device */
+	double ms; /* the pass's wall time where it ran */
 	int rc;
 	char err[512];
 };
@@ -121,6 +122,7 @@ struct tr_upd {
 struct wse_train {
 	struct tr_params p;
 	const struct train_backend_ops *be; /* NULL until the backends open */
+	const struct train_backend_ops *devs; /* train_create_devs: the devices' */
 	unsigned req_dev;                   /* opts->num_devices (0: from the list) */
 	unsigned ndev;                      /* devices trained on */
 	unsigned nopen;                     /* bs[0..nopen-1] are open */
@@ -147,6 +149,9 @@ struct wse_train {
 	 * of the step in flight (w, then s1, s2 if any); with upd only */
 	float *bk[2 * TRAIN_REF_MAX_LAYERS];
 	struct train_update_stats ust; /* serial order: the updates' times */
+	struct train_update_stats sst; /* steps, step_ms, pass_ms */
+	uint64_t wver; /* the weights' version (train_ref_net): bumped
+			* whenever they may change */
 	long fault_kill_step;
 	long fault_fail_step;
 	long fault_ckpt_step;
@@ -802,6 +807,7 @@ static wse_train *tr_new(const char *fn, const struct wse_train_opts *opts, int 
 	}
 	mx_store_init(&t->st);
 	fault_env(t);
+	t->wver = 1;
 	t->req_dev = ndev;
 	return t;
 }
@@ -861,14 +867,14 @@ static int devices_open(wse_train *t)
 	if (!be)
 		return tr_fail(t, WSE_ERROR_NOT_SUPPORTED, "runtime.backend %s: no such backend",
 			       p->backend);
-	t->be = be;
+	t->be = t->devs ? t->devs : be;
 	for (unsigned d = 0; d < t->ndev; d++) {
 		struct train_backend_cfg cfg = {
-			.device = t->dev_uri[d], .timeout_ms = p->timeout_ms,
+			.backend = p->backend, .index = d, .device = t->dev_uri[d], .timeout_ms = p->timeout_ms,
 			.nlayers = p->nlayers, .dims = p->dims, .max_batch = p->batch,
 			.rows = p->rows, .cols = p->cols,
 		};
-		int rc = be->open(&t->bs[d], &cfg, t->err, sizeof(t->err));
+		int rc = t->be->open(&t->bs[d], &cfg, t->err, sizeof(t->err));
 
 		if (rc)
 			return dev_fail(t, rc, d, "", t->err);
@@ -1018,6 +1024,13 @@ fail:
 int wse_train_create(wse_train **out, const char *params_file,
 		     const struct wse_train_opts *opts, char *err, size_t errlen)
 {
+	return train_create_devs(out, params_file, opts, NULL, err, errlen);
+}
+
+int train_create_devs(wse_train **out, const char *params_file,
+		      const struct wse_train_opts *opts,
+		      const struct train_backend_ops *devs, char *err, size_t errlen)
+{
 	struct wse_train_spec spec;
 	wse_train *t;
 	int rc;
@@ -1031,6 +1044,7 @@ int wse_train_create(wse_train **out, const char *params_file,
 	}
 	if (!(t = tr_new("wse_train_create", opts, &rc, err, errlen)))
 		return rc;
+	t->devs = devs;
 	rc = params_load(t, params_file, &spec);
 	if (rc) {
 		if (err && errlen)
@@ -1122,6 +1136,7 @@ static void ref_net(const wse_train *t, struct train_ref_net *net)
 	net->cols = t->p.cols;
 	net->nlayers = t->p.nlayers;
 	memcpy(net->dims, t->p.dims, sizeof(net->dims));
+	net->version = t->wver;
 	for (unsigned l = 0; l < t->p.nlayers; l++) {
 		net->w[l] = mx_store_data(&t->st, t->iw[l]);
 		net->b[l] = mx_store_data(&t->st, t->ib[l]);
@@ -1142,13 +1157,6 @@ const struct train_backend_ops *train_backend_find(const char *name)
 
 /* ---- the host update beside the device (struct tr_upd) ----------------- */
 
-static double tr_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Parameter q's tensor (the weights of layer q / 2 or, q odd, its biases). */
 static int param_tensor(const wse_train *t, unsigned q)
@@ -1308,6 +1316,7 @@ static int upd_undo(wse_train *t, int rc)
 {
 	struct tr_upd *u = t->upd;
 
+	t->wver++;
 	if (upd_wait(t, ~0u)) {
 		size_t n = strlen(t->err);
 
@@ -1341,6 +1350,7 @@ static int upd_undo(wse_train *t, int rc)
  * (fn, for the error). */
 static int tr_sync(wse_train *t, const char *fn)
 {
+	t->wver++; /* the caller may change the weights */
 	if (!t->upd || !upd_wait(t, ~0u))
 		return 0;
 	return tr_fail(t, WSE_ERROR_TIMEOUT,
@@ -1422,6 +1432,9 @@ int train_update_stats(wse_train *t, struct train_update_stats *st)
 	} else {
 		*st = t->ust;
 	}
+	st->steps = t->sst.steps;
+	st->step_ms = t->sst.step_ms;
+	st->pass_ms = t->sst.pass_ms;
 	return 0;
 }
 
@@ -1429,8 +1442,11 @@ static void *job_run(void *arg)
 {
 	struct tr_job *j = arg;
 
+	double t0 = tr_now_ms();
+
 	j->rc = j->t->be->pass(j->t->bs[j->dev], j->net, j->x, j->y, j->B, j->norm, &j->o,
 			       j->t->upd ? &j->hooks : NULL, j->err, sizeof(j->err));
+	j->ms = j->o.ms > 0 ? j->o.ms : tr_now_ms() - t0;
 	return NULL;
 }
 
@@ -1496,7 +1512,7 @@ static int run_round(wse_train *t, unsigned n, const char *what)
  * every job but mb 0's added into g, the loss, correct count and
  * cycles. */
 static void fold_round(wse_train *t, unsigned n, int grads, float *loss_sum, uint32_t *correct,
-		       uint64_t *cycles)
+		       uint64_t cycles[WSE_TRAIN_MAX_DEVICES])
 {
 	for (unsigned d = 0; d < n; d++) {
 		const struct tr_job *j = &t->jobs[d];
@@ -1507,7 +1523,7 @@ static void fold_round(wse_train *t, unsigned n, int grads, float *loss_sum, uin
 						   t->g[q], t->gt[d][q]);
 		*loss_sum = *loss_sum + j->o.loss_sum;
 		*correct += j->o.correct;
-		*cycles += j->o.cycles;
+		cycles[d] += j->o.cycles;
 	}
 }
 
@@ -1535,16 +1551,25 @@ static void next_batch(wse_train *t, float *xb, uint8_t *yb)
 
 /* The metrics of a call (fields the caller's size reaches). */
 static void put_metrics(struct wse_train_metrics *m, uint64_t step, float loss_sum,
-			uint32_t norm, uint32_t correct, uint64_t cycles)
+			uint32_t norm, uint32_t correct,
+			const uint64_t cyc[WSE_TRAIN_MAX_DEVICES], unsigned ndev)
 {
+	uint64_t cycles = 0, most = 0;
+
+	for (unsigned d = 0; d < ndev; d++) {
+		cycles += cyc[d];
+		most = cyc[d] > most ? cyc[d] : most;
+	}
 	if (m && m->size >= offsetof(struct wse_train_metrics, device_cycles)) {
 		m->step = step;
 		m->loss = loss_sum / (float)norm;
 		m->correct = correct;
 		m->examples = norm;
 	}
-	if (m && m->size >= sizeof(*m))
+	if (m && m->size >= offsetof(struct wse_train_metrics, device_cycles_max))
 		m->device_cycles = cycles;
+	if (m && m->size >= sizeof(*m))
+		m->device_cycles_max = most;
 }
 
 /* The optimizer scalars of the step about to run. */
@@ -1565,6 +1590,7 @@ static void step_end(wse_train *t, const struct mx_opt_scalars *sc)
 	struct tr_params *p = &t->p;
 	float *bp = mx_store_data(&t->st, t->ibeta);
 
+	t->wver++;
 	if (!t->upd) {
 		double t0 = tr_now_ms();
 
@@ -1604,8 +1630,10 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 	unsigned N = t->ndev, norm = p->batch * p->micro * N;
 	float loss_sum = 0.0f;
 	uint32_t correct = 0;
-	uint64_t cycles = 0;
+	uint64_t cycles[WSE_TRAIN_MAX_DEVICES] = { 0 };
 	struct mx_opt_scalars sc;
+
+	double t0 = tr_now_ms(), pass_ms = 0;
 
 	ref_net(t, &net);
 	step_scalars(t, &sc);
@@ -1629,12 +1657,20 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 				     (unsigned long long)t->step + 1);
 		if (rc)
 			return last_upd ? upd_undo(t, rc) : rc;
-		fold_round(t, N, !last_upd, &loss_sum, &correct, &cycles);
+		fold_round(t, N, !last_upd, &loss_sum, &correct, cycles);
+		double slowest = 0;
+
+		for (unsigned d = 0; d < N; d++)
+			slowest = t->jobs[d].ms > slowest ? t->jobs[d].ms : slowest;
+		pass_ms += slowest;
 	}
 	if (t->fault_kill_step >= 0 && t->step + 1 == (uint64_t)t->fault_kill_step)
 		raise(SIGKILL); /* fault injection: killed mid-step */
 	step_end(t, &sc);
-	put_metrics(m, t->step, loss_sum, norm, correct, cycles);
+	put_metrics(m, t->step, loss_sum, norm, correct, cycles, t->ndev);
+	t->sst.steps++;
+	t->sst.step_ms += tr_now_ms() - t0;
+	t->sst.pass_ms += pass_ms;
 	return 0;
 }
 
@@ -1647,7 +1683,7 @@ static int eval_passes(wse_train *t, const float *x, const uint8_t *y8, const in
 	struct train_ref_net net;
 	float loss_sum = 0.0f;
 	uint32_t correct = 0;
-	uint64_t cycles = 0;
+	uint64_t cycles[WSE_TRAIN_MAX_DEVICES] = { 0 };
 	const uint32_t bs = t->p.batch;
 	int rc = tr_sync(t, "evaluation");
 
@@ -1676,9 +1712,9 @@ static int eval_passes(wse_train *t, const float *x, const uint8_t *y8, const in
 		rc = run_round(t, nj, "batch");
 		if (rc)
 			return rc;
-		fold_round(t, nj, 0, &loss_sum, &correct, &cycles);
+		fold_round(t, nj, 0, &loss_sum, &correct, cycles);
 	}
-	put_metrics(m, t->step, loss_sum, n, correct, cycles);
+	put_metrics(m, t->step, loss_sum, n, correct, cycles, t->ndev);
 	return 0;
 }
 
@@ -1753,7 +1789,7 @@ int wse_train_step_batch(wse_train *t, const float *x, const int32_t *labels, ui
 	struct train_ref_net net;
 	float loss_sum = 0.0f;
 	uint32_t correct = 0, per = n / N;
-	uint64_t cycles = 0;
+	uint64_t cycles[WSE_TRAIN_MAX_DEVICES] = { 0 };
 	struct mx_opt_scalars sc;
 
 	ref_net(t, &net);
@@ -1771,9 +1807,9 @@ int wse_train_step_batch(wse_train *t, const float *x, const int32_t *labels, ui
 	rc = run_round(t, N, "micro-batch");
 	if (rc)
 		return t->upd ? upd_undo(t, rc) : rc;
-	fold_round(t, N, !t->upd, &loss_sum, &correct, &cycles);
+	fold_round(t, N, !t->upd, &loss_sum, &correct, cycles);
 	step_end(t, &sc);
-	put_metrics(m, t->step, loss_sum, n, correct, cycles);
+	put_metrics(m, t->step, loss_sum, n, correct, cycles, t->ndev);
 	return 0;
 }
 

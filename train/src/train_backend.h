@@ -32,6 +32,8 @@
 
 /* What a backend is opened for (from the params file). */
 struct train_backend_cfg {
+	const char *backend;    /* runtime.backend (what a remote device runs) */
+	unsigned index;         /* the device's index, 0..N-1 */
 	const char *device;     /* device URI; "" or NULL: the default simulator */
 	int timeout_ms;         /* bound of every wait on a device */
 	unsigned nlayers;       /* weight layers */
@@ -106,5 +108,20 @@ extern const struct train_backend_ops train_backend_mesh;
 
 /* The table named name ("host-reference", "mesh"), or NULL. */
 const struct train_backend_ops *train_backend_find(const char *name);
+
+/*
+ * wse_train_create() whose devices are reached through devs instead of
+ * runtime.backend's table: devs->open is given every device's cfg (with
+ * cfg->backend and cfg->index), and its passes stand for that device's in
+ * the rounds of several devices (train_mpi.c: a device driven by another
+ * MPI rank). Everything else (MemoryX, the data, the fold of the
+ * gradients in micro-batch order, the update) is the handle's as usual.
+ * devs NULL is wse_train_create(). Errors: those of wse_train_create().
+ */
+struct wse_train_opts;
+typedef struct wse_train wse_train;
+int train_create_devs(wse_train **out, const char *params_file,
+		      const struct wse_train_opts *opts,
+		      const struct train_backend_ops *devs, char *err, size_t errlen);
 
 #endif /* WSE_TRAIN_BACKEND_H */

@@ -24,6 +24,10 @@ struct train_ref_net {
 	unsigned dims[TRAIN_REF_MAX_LAYERS + 1]; /* dims[0] input ... dims[L] classes */
 	float *w[TRAIN_REF_MAX_LAYERS];  /* w[l][o * dims[l] + i] */
 	float *b[TRAIN_REF_MAX_LAYERS];  /* b[l][o] */
+	/* the weights' version: two passes given the same nonzero version
+	 * read the same weights (a backend whose device keeps a copy sends
+	 * them once); 0: unknown */
+	uint64_t version;
 };
 
 struct train_ref_out {
@@ -31,6 +35,9 @@ struct train_ref_out {
 	float loss;          /* loss_sum / B */
 	uint32_t correct;    /* tokens whose arg max is the label */
 	uint64_t cycles;     /* a device's cycles for the pass (0 on the host) */
+	/* the pass's wall time where it ran, set by a backend whose passes
+	 * run elsewhere (an MPI rank); 0: the caller times the pass */
+	double ms;
 	float *dw[TRAIN_REF_MAX_LAYERS]; /* gradients (NULL: forward only) */
 	float *db[TRAIN_REF_MAX_LAYERS];
 	/* the logits of the B tokens, logits[t * dims[L] + k] (NULL: not

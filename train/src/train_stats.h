@@ -17,6 +17,14 @@ struct train_update_stats {
 			     * last round included with the overlap) */
 	double exposed_ms;  /* of which the passes and calls of the handle
 			     * waited for: all of it in the serial order */
+	/* wse_train_step: calls that succeeded, their wall time, and of it
+	 * the devices' time: per round the slowest pass, as the device's host
+	 * measured it (the rank's, for a device on another MPI rank). The
+	 * difference is the host's part of a step: sending the weights and
+	 * examples, the reduction, the update the passes waited for. */
+	uint64_t steps;
+	double step_ms;
+	double pass_ms;
 };
 
 /* The figures since the handle was created, every update of the steps so

@@ -25,4 +25,13 @@ static inline struct timespec tr_deadline(int ms)
 	return ts;
 }
 
+/* Now on CLOCK_MONOTONIC, in ms: the time of a step, a pass, an update. */
+static inline double tr_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 #endif /* WSE_TRAIN_TIME_H */

@@ -9,6 +9,8 @@
  * has done N optimizer steps, checkpoints every run.checkpoint_steps steps
  * and at the end, appends DIR/metrics.csv and draws DIR/curves.svg.
  * eval: loads DIR/model.ckpt and evaluates on the test split.
+ * Built with MPI (WSETRAIN_MPI), `mpirun -np 1+N wsetrain ...` trains on N
+ * devices driven by ranks 1..N, rank 0 holding MemoryX.
  * Exit status: 0 done, 1 error, 2 bad command line.
  */
 #define _GNU_SOURCE
@@ -22,6 +24,9 @@
 #include <unistd.h>
 
 #include "wsehost_train.h"
+#ifdef WSETRAIN_MPI
+#include "train_mpi.h"
+#endif
 
 static void usage(FILE *f)
 {
@@ -33,7 +38,11 @@ static void usage(FILE *f)
 		"  --num-steps N     train until the model has done N steps (train mode)\n"
 		"  --mode MODE       train (default) or eval\n"
 		"  --num-devices N   devices trained on together (default: as many as\n"
-		"                    runtime.devices lists, or 1)\n");
+		"                    runtime.devices lists, or 1)\n"
+#ifdef WSETRAIN_MPI
+		"under mpirun -np 1+N: rank 0 holds MemoryX, ranks 1..N drive a device each\n"
+#endif
+		);
 }
 
 static double now_s(void)
@@ -207,7 +216,9 @@ static void progress(unsigned long long done, unsigned long long first,
 	fflush(stderr);
 }
 
-int main(int argc, char **argv)
+/* Train or evaluate; mpi_devs > 0: as rank 0 of an MPI job of
+ * 1 + mpi_devs ranks, device d on rank d + 1. */
+static int run(int argc, char **argv, unsigned mpi_devs)
 {
 	static const struct option lo[] = {
 		{ "params", required_argument, 0, 'p' },
@@ -267,11 +278,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wsetrain: cannot create model directory %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
+	if (mpi_devs && ndev && ndev != mpi_devs) {
+		fprintf(stderr, "wsetrain: --num-devices %llu, but mpirun started %u ranks: one for MemoryX and %u devices\n",
+			ndev, mpi_devs + 1, mpi_devs);
+		return 2;
+	}
 	struct wse_train_opts opts = { .size = sizeof(opts), .model_dir = dir,
-				       .num_devices = (unsigned)ndev };
+				       .num_devices = mpi_devs ? mpi_devs : (unsigned)ndev };
 	char err[1024];
 	wse_train *t;
-	int rc = wse_train_create(&t, params, &opts, err, sizeof(err));
+	int rc;
+
+#ifdef WSETRAIN_MPI
+	if (mpi_devs)
+		rc = train_mpi_create(&t, params, &opts, err, sizeof(err));
+	else
+#endif
+		rc = wse_train_create(&t, params, &opts, err, sizeof(err));
 
 	if (rc < 0) {
 		fprintf(stderr, "wsetrain: %s\n", err);
@@ -353,8 +376,12 @@ int main(int argc, char **argv)
 	const char *devs = wse_train_get_param(t, "runtime.devices");
 	char on[64] = "";
 
+	ndev = opts.num_devices;
 	if (ndev > 1)
 		snprintf(on, sizeof(on), " on %llu devices", ndev);
+	if (mpi_devs)
+		fprintf(stderr, "wsetrain: MemoryX on MPI rank 0, device d on rank d + 1 (ranks 1..%u)\n",
+			mpi_devs);
 	if (!strcmp(wse_train_backend(t), "mesh") && devs)
 		fprintf(stderr, "wsetrain: backend mesh on the devices %s, steps %llu -> %llu\n", devs,
 			first, nsteps);
@@ -413,4 +440,50 @@ int main(int argc, char **argv)
 	       (unsigned long long)wse_train_get_step(t), loss, ck);
 	wse_train_destroy(t);
 	return 0;
+}
+
+#ifdef WSETRAIN_MPI
+/* Under mpirun (docs/training.md, "Across processes: Open MPI"): rank 0
+ * trains, ranks 1..N serve a device each. A failure on any rank ends the
+ * whole job (MPI_Abort) after its sentence. */
+static int mpi_main(int argc, char **argv)
+{
+	int rank = 0, size = 1, rc;
+	char err[1024];
+
+	if (train_mpi_init(&argc, &argv, &rank, &size, err, sizeof(err))) {
+		fprintf(stderr, "wsetrain: rank %d: %s\n", rank, err);
+		train_mpi_abort(1);
+	}
+	if (rank > 0) {
+		if (train_mpi_serve(err, sizeof(err))) {
+			fprintf(stderr, "wsetrain: rank %d: %s\n", rank, err);
+			train_mpi_abort(1);
+		}
+		train_mpi_finish();
+		return 0;
+	}
+	rc = run(argc, argv, (unsigned)size - 1);
+	if (rc)
+		train_mpi_abort(rc);
+	train_mpi_finish();
+	return 0;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	const char *n = getenv("OMPI_COMM_WORLD_SIZE");
+
+	if (n && atoi(n) > 1) {
+#ifdef WSETRAIN_MPI
+		return mpi_main(argc, argv);
+#else
+		/* every rank would train the same model on its own */
+		fprintf(stderr, "wsetrain: started by mpirun with %d ranks, but built without MPI (install openmpi-bin and libopenmpi-dev, and rebuild: docs/training.md)\n",
+			atoi(n));
+		return 2;
+#endif
+	}
+	return run(argc, argv, 0);
 }
