@@ -89,8 +89,9 @@ $(call BS_DIR,$(1))/checked: $(call BS_ENV,$(1)) $(call BS_TOP,$(1)) boards/$(1)
 	. $(call BS_ENV,$(1)) && tests/fpga/fit.py $(1) $$$$BOARD_TILES $$$$BOARD_FPGA_DEVICE \
 	  --tile $(FPGA_DIR)/tile --hostif $(FPGA_DIR)/hostif
 	touch $$@
-$(call BS_DIR,$(1))/synth/times: $(call BS_DIR,$(1))/checked $(call BS_SRCS,$(1)) tests/fpga/synth.sh
-	tests/fpga/synth.sh $$(@D) $(FPGA_BOARD_TOP_$(1)) $(BS_SYNTH_TIMEOUT) \
+$(call BS_DIR,$(1))/synth/times: $(call BS_DIR,$(1))/checked $(call BS_SRCS,$(1)) tests/fpga/synth.sh \
+		$(FPGA_TOOLS)
+	YOSYS="$(FPGA_YOSYS)" tests/fpga/synth.sh $$(@D) $(FPGA_BOARD_TOP_$(1)) $(BS_SYNTH_TIMEOUT) \
 	  "read_verilog -lib +/ecp5/cells_bb.v; $(FPGA_READ) $(call BS_SRCS,$(1))" "-abc9"
 $(call BS_DIR,$(1))/$(1).bit: $(call BS_DIR,$(1))/synth/times $(FPGA_VENV)/.stamp tests/fpga/bitstream.sh
 	tests/fpga/bitstream.sh $(call BS_ENV,$(1)) $(call BS_DIR,$(1))/synth/netlist.json \

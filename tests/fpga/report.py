@@ -37,7 +37,11 @@ def read_times(d):
 
 def read_stat(d):
     """Cell counts by module from a `stat` of a hierarchical design, and
-    the whole design's (the hierarchy section, or the one module)."""
+    the whole design's (the hierarchy section, or the one module). Reads
+    both layouts of Yosys's `stat`: "Number of cells: N" followed by
+    "TYPE N" lines (Yosys 0.23), and "N cells" followed by "N   TYPE"
+    lines, then "N submodules" and the instances as "N   MODULE" lines
+    (Yosys 0.5x and later)."""
     mods, cur, cells = {}, None, False
     with open(os.path.join(d, "stat.txt")) as f:
         for line in f:
@@ -48,19 +52,22 @@ def read_stat(d):
                 continue
             if cur is None:
                 continue
-            if re.match(r"^\s+Number of cells:", line):
+            if re.match(r"^\s+Number of cells:", line) or re.match(r"^\s+\d+ cells$", line):
                 cells = True
                 continue
-            m = re.match(r"^\s+(\S+)\s+(\d+)$", line)
+            m = re.match(r"^\s+(\S+)\s+(\d+)$", line) or re.match(r"^\s+(\d+)\s+(\S+)$", line)
+            if m and m.group(2) == "submodules":
+                cells = True  # the instances of submodules follow, as cells
+                continue
             if cells and m:
-                mods[cur][m.group(1)] = int(m.group(2))
-            elif cells and line.strip() and not m:
+                name, n = (m.group(1), m.group(2)) if m.group(2).isdigit() else (m.group(2), m.group(1))
+                mods[cur][name] = int(n)
+            elif cells and (line.strip() or m):
                 cells = False
     total = mods.pop("design hierarchy", None)
     if total is None:
         total = next(iter(mods.values()))
     return mods, total
-
 
 def resources(cells):
     g = cells.get

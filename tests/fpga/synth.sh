@@ -6,7 +6,8 @@
 #   READ_CMDS   the Yosys commands that read the sources
 #   SYNTH_FLAGS extra synth_ecp5 flags (default -noflatten: the statistics
 #               keep one entry per module)
-# Environment: ABC9_DELAY_PS, when set, is the delay target of ABC9's LUT
+# Environment: YOSYS, the Yosys command (default: yosys on PATH; the FPGA
+# flow gives its pinned one, mk/fpga.mk). ABC9_DELAY_PS, when set, is the delay target of ABC9's LUT
 # mapping (synth_ecp5 -abc9) in picoseconds: ABC9 then recovers area on
 # every path whose estimated delay stays within it, instead of mapping each
 # for the least delay. Its estimate leaves out routing.
@@ -40,13 +41,13 @@ YS
 }
 run() {
 	"$(dirname "$0")/timed.sh" "$out" "$limit" "synth_ecp5 $top (log $out/synth.log)" \
-		yosys -q -l "$out/synth.log" "$out/synth.ys"
+		${YOSYS:-yosys} -q -l "$out/synth.log" "$out/synth.ys"
 }
 rm -f "$out/abc9-plain"
 write_script "$delay"
 run
 rc=$?
-# The ABC that Yosys 0.23 calls for -abc9 can abort in its LUT mapping with
+# The ABC that Yosys 0.23 (Debian's) calls for -abc9 can abort in its LUT mapping with
 # "Boxes are not in a topological order" on a netlist with carry chains,
 # depending on the order of the nodes it is given (a change elsewhere in the
 # design can bring it on or take it away). Then the mapping is run again
