@@ -61,6 +61,9 @@ $(eval $(call FV_MESH_RULE,sim-8x8,-fno-reloop -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW
 # mutant (tests/fabric-rtl/mutants/mutate.sh; docs/fabric.md lists the
 # mutants and the assertion each must trip).
 FV_BUGS := FIFO CREDIT ARB
+# The mutants make test builds (a router model each); test-fabric-full
+# builds and runs them all.
+FV_BUGS_RUN ?= CREDIT
 FV_BUG_ASSERT_FIFO   := FifoNoPushWhenFull
 FV_BUG_ASSERT_CREDIT := Credit(NeverAboveDepth|NoGiveWhenFull)|FifoNoPushWhenFull
 FV_BUG_ASSERT_ARB    := ArbGnt
@@ -103,8 +106,8 @@ fv-coverage: $(FV_DIR)/covcheck fv-router fv-mesh
 	verilator_coverage -write $(FV_LOG)/coverage.dat $(FV_LOG)/router.*.dat $(FV_LOG)/mesh2x2.*.dat
 	$(FV_DIR)/covcheck $(FV_LOG)/coverage.dat $(FV_TB)/cov/required.txt | tee $(FV_LOG)/coverage.txt
 
-fv-bugs: $(foreach b,$(FV_BUGS),$(FV_DIR)/bug-$(b)/tb_router)
-	@set -e; for b in $(FV_BUGS); do \
+fv-bugs: $(foreach b,$(FV_BUGS_RUN),$(FV_DIR)/bug-$(b)/tb_router)
+	@set -e; for b in $(FV_BUGS_RUN); do \
 	  case $$b in FIFO) a='$(FV_BUG_ASSERT_FIFO)';; CREDIT) a='$(FV_BUG_ASSERT_CREDIT)';; *) a='$(FV_BUG_ASSERT_ARB)';; esac; \
 	  $(FV_BUG) bug-$$b $(FV_DIR)/bug-$$b/tb_router $(FV_LOG)/bug-$$b.log "$$a"; \
 	done
@@ -121,6 +124,7 @@ test-fabric-full: $(FV_DIR)/router/tb_router $(FV_DIR)/mesh-sim-2x2/tb_mesh $(FV
 	done
 	CYCLES=3000 $(FV_RUN) mesh8x8 $(FV_DIR)/mesh-sim-8x8/tb_mesh $(FV_LOG)/full
 	$(MAKE) --no-print-directory fv-gate-mesh
+	$(MAKE) --no-print-directory fv-bugs FV_BUGS_RUN="$(FV_BUGS)"
 
 bench-fabric: $(FV_DIR)/mesh-sim-4x4/tb_mesh $(FV_DIR)/mesh-sim-8x8/tb_mesh
 	@mkdir -p $(FV_LOG)
