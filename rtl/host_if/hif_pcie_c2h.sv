@@ -4,7 +4,9 @@
 // A buffer ends at the end of a packet (the trailer word, link_last_i:
 // the completion says EOP) or when it is full (the packet goes on in the
 // next buffer), so a buffer of at least the largest frame holds one whole
-// packet. Without a buffer the transmitter waits (link_ready_o low).
+// packet. Without a buffer the transmitter waits (link_ready_o low). A
+// buffer still empty when the ring is stopped is completed empty, so that
+// stopping a ring does not wait for the next packet.
 `include "prim_assert.svh"
 
 module hif_pcie_c2h #(
@@ -14,6 +16,7 @@ module hif_pcie_c2h #(
   input  logic        rst_ni,
   // From the ring: one buffer at a time (length a multiple of 8, not 0).
   input  logic        xfer_start_i,
+  input  logic        stop_i,        // the ring's RUN is clear
   input  logic [63:0] xfer_addr_i,
   input  logic [31:0] xfer_len_i,
   output logic        xfer_done_o,
@@ -77,6 +80,8 @@ module hif_pcie_c2h #(
         end else if (expired) begin
           code_d  = 8'(hif_pcie_pkg::PcieCplTimeout);
           state_d = SDone;
+        end else if (stop_i && bytes_q == '0 && !link_valid_i) begin
+          state_d = SDone;  // nothing offered, nothing written: empty
         end
       end
       SDone:   state_d = SIdle;

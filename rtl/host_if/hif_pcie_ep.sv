@@ -188,6 +188,7 @@ module hif_pcie_ep #(
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .xfer_start_i (xstart[1]),
+    .stop_i       (!run[1]),
     .xfer_addr_i  (xaddr[1]),
     .xfer_len_i   (xlen[1]),
     .xfer_done_o  (xdone[1]),

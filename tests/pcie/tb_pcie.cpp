@@ -763,6 +763,33 @@ static void test_msix()
 	printf("msix: masked, unmasked, once per status bit, NO_IRQ\n");
 }
 
+// Stopping a C2H ring whose buffer waits for the transmitter: the buffer
+// is completed empty, BUSY clears, and a started ring takes packets again.
+static void test_c2h_stop()
+{
+	tb.reset();
+	Ring r(WSE_PCIE_REG_C2H, kC2hRing, 4);
+	r.start();
+	tb.allow(kData, 64);
+	r.post(kData, 64, 0);
+	tb.run(200);
+	CHECK(tb.reg_read(WSE_PCIE_REG_C2H + WSE_PCIE_RING_CTRL) ==
+		      (WSE_PCIE_CTRL_RUN | WSE_PCIE_CTRL_BUSY), "waiting for words");
+	tb.reg_write(WSE_PCIE_REG_C2H + WSE_PCIE_RING_CTRL, 0);
+	uint32_t l, st;
+	CHECK(r.wait(&l, &st, 200) && st == WSE_PCIE_CPL_DONE && l == 0, "stopped: %u %08x", l, st);
+	tb.run(20);
+	CHECK(tb.reg_read(WSE_PCIE_REG_C2H + WSE_PCIE_RING_CTRL) == 0, "still busy");
+	tb.c2h_words.assign(4, 9);
+	tb.c2h_last.assign(4, false);
+	tb.c2h_last[3] = true;
+	r.start();
+	r.post(kData, 64, 0);
+	CHECK(r.wait(&l, &st, 2000) && st == (WSE_PCIE_CPL_DONE | WSE_PCIE_CPL_EOP) && l == 32,
+	      "after the restart: %u %08x", l, st);
+	printf("c2h stop: an empty buffer completed empty, the ring started again\n");
+}
+
 int main(int argc, char **argv)
 {
 	Verilated::commandArgs(argc, argv);
@@ -774,6 +801,7 @@ int main(int argc, char **argv)
 	test_desc_refusals();
 	test_bus_faults();
 	test_msix();
+	test_c2h_stop();
 	test_h2c(npk);
 	// The mesh mostly stalled: back-pressure reaches the reads.
 	tb.stall_pct = 90;
