@@ -31,9 +31,9 @@
 /* ---- BAR 0: the rings, a block each; WSE_PCIE_RING_* offsets inside ---- */
 #define WSE_PCIE_REG_H2C 0x100u /* host to card: request packets */
 #define WSE_PCIE_REG_C2H 0x140u /* card to host: responses, events */
-#define WSE_PCIE_RING_BASE_LO 0x00u /* RW while stopped: ring address [31:0] */
-#define WSE_PCIE_RING_BASE_HI 0x04u /* RW while stopped: ring address [63:32] */
-#define WSE_PCIE_RING_SIZE 0x08u    /* RW while stopped: entries, a power of two */
+#define WSE_PCIE_RING_BASE_LO 0x00u /* RW while stopped, not BUSY: ring address [31:0] */
+#define WSE_PCIE_RING_BASE_HI 0x04u /* RW while stopped, not BUSY: ring address [63:32] */
+#define WSE_PCIE_RING_SIZE 0x08u    /* RW while stopped, not BUSY: entries, a power of two */
 #define WSE_PCIE_RING_TAIL 0x0cu    /* doorbell: the host's producer index */
 #define WSE_PCIE_RING_HEAD 0x10u    /* RO: the next entry the device takes */
 #define WSE_PCIE_RING_CTRL 0x14u

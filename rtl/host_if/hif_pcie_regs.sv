@@ -84,9 +84,10 @@ module hif_pcie_regs #(
       for (int unsigned r = 0; r < 2; r++) begin
         if (addr[15:6] == 10'((hif_pcie_pkg::PcieRegH2c + r * RingBlk) >> 6)) begin
           unique case (6'(addr[5:0]))
-            6'(hif_pcie_pkg::PcieRingBaseLo): if (!run_q[r]) base_d[r][31:0] = reg_wdata_i;
-            6'(hif_pcie_pkg::PcieRingBaseHi): if (!run_q[r]) base_d[r][63:32] = reg_wdata_i;
-            6'(hif_pcie_pkg::PcieRingSize):   if (!run_q[r]) size_d[r] = reg_wdata_i;
+            // Fixed while the ring runs or finishes its last descriptor.
+            6'(hif_pcie_pkg::PcieRingBaseLo): if (!run_q[r] && !ring_busy_i[r]) base_d[r][31:0] = reg_wdata_i;
+            6'(hif_pcie_pkg::PcieRingBaseHi): if (!run_q[r] && !ring_busy_i[r]) base_d[r][63:32] = reg_wdata_i;
+            6'(hif_pcie_pkg::PcieRingSize):   if (!run_q[r] && !ring_busy_i[r]) size_d[r] = reg_wdata_i;
             6'(hif_pcie_pkg::PcieRingTail): begin
               // A doorbell while stopped is ignored; one outside the ring
               // is refused.

@@ -12,10 +12,11 @@
 //    the receiver as the same packets (tags, payloads, verdict OK), the
 //    words delivered are exactly the bytes posted, every completion DONE/OK
 //    with its buffer's length;
-//  - C2H: the transmitter's words (packets marked by their last word) land
-//    in host buffers of random sizes, in order, each completion's length
-//    and EOP where the packets end, no write outside a posted buffer or
-//    a completion slot;
+//  - C2H: the transmitter's words (responses and events framed by the
+//    codec, the trailer word marked last) land in host buffers of random
+//    sizes, in order, each completion's length and EOP where the packets
+//    end, each packet between EOPs decoding as sent, no write outside a
+//    posted buffer or a completion slot;
 //  - refusals: ring base unaligned, ring sizes not a power of two (and 0,
 //    and too large), a tail outside the ring, descriptors with an unaligned
 //    address or length, a length past the limit, a reserved flag: each sets
@@ -391,28 +392,38 @@ static void test_ident()
 }
 
 // Link packets (requests, random tags and payloads) from the codec.
+// Frame p (its header fields set) with a random payload of up to maxlen
+// bytes, mostly short; append the frame to s and its payload to *payload.
+static void frame(struct wse_pkt *p, uint32_t maxlen, std::vector<uint8_t> *s,
+		  std::vector<uint8_t> *payload)
+{
+	static std::vector<uint8_t> f(wse_frame_bytes(WSE_PROTO_MAX_PAYLOAD));
+	uint32_t r = rnd(100);
+	p->major = WSE_PROTO_MAJOR;
+	p->length = r < 60 ? rnd(65) : r < 95 ? rnd(1000) : rnd(maxlen + 1);
+	payload->resize(p->length + 1);
+	for (auto &b : *payload)
+		b = (uint8_t)rng();
+	int k = wse_pkt_encode(f.data(), f.size(), p, payload->data());
+	if (k < 0) {
+		fprintf(stderr, "encode failed %d\n", k);
+		exit(2);
+	}
+	s->insert(s->end(), f.begin(), f.begin() + k);
+	payload->resize(p->length);
+}
+
+// Link packets (requests, random tags and payloads) from the codec.
 static std::vector<uint8_t> make_packets(int n, std::vector<RxEvt> *ref)
 {
 	static const uint8_t ops[] = {WSE_OP_PING, WSE_OP_MEM_WRITE, WSE_OP_MEM_READ, WSE_OP_STREAM_IN,
 				      WSE_OP_INFO};
-	std::vector<uint8_t> s, f(wse_frame_bytes(4096));
+	std::vector<uint8_t> s, pl;
 	for (int i = 0; i < n; i++) {
 		struct wse_pkt p = {};
-		p.major = WSE_PROTO_MAJOR;
 		p.opcode = ops[rnd(sizeof(ops))];
 		p.tag = (uint32_t)rng();
-		uint32_t r = rnd(100);
-		p.length = r < 60 ? rnd(65) : r < 95 ? rnd(1000) : rnd(4097);
-		std::vector<uint8_t> pl(p.length + 1);
-		for (auto &b : pl)
-			b = (uint8_t)rng();
-		int k = wse_pkt_encode(f.data(), f.size(), &p, pl.data());
-		if (k < 0) {
-			fprintf(stderr, "encode failed %d\n", k);
-			exit(2);
-		}
-		s.insert(s.end(), f.begin(), f.begin() + k);
-		pl.resize(p.length);
+		frame(&p, 4096, &s, &pl);
 		ref->push_back(RxEvt{0, p.tag, pl});
 	}
 	return s;
@@ -492,15 +503,32 @@ static void test_h2c(int npk)
 static void test_c2h(int npk)
 {
 	tb.reset();
-	// The transmitter's packets: random words, the last one marked.
+	// The transmitter's packets: responses and events framed by the codec,
+	// as hif_tx_frame frames them, the trailer word marked last.
 	std::vector<size_t> ends;
+	std::vector<RxEvt> ref;
+	std::vector<uint8_t> f, pl;
 	for (int i = 0; i < npk; i++) {
-		unsigned n = rnd(10) ? 4 + rnd(60) : 4 + rnd(600);
-		for (unsigned k = 0; k < n; k++) {
-			tb.c2h_words.push_back(rng());
-			tb.c2h_last.push_back(k + 1 == n);
+		struct wse_pkt p = {};
+		if (rnd(3) == 0) {
+			p.flags = WSE_FLAG_EVENT;
+			p.opcode = rnd(2) ? WSE_OP_STREAM_OUT : WSE_OP_CONSOLE;
+		} else {
+			p.flags = WSE_FLAG_RESPONSE;
+			p.opcode = rnd(2) ? WSE_OP_MEM_READ : WSE_OP_PING;
+			p.tag = (uint32_t)rng();
+			p.status = rnd(4) ? 0 : (uint16_t)rnd(WSE_ST_COUNT);
+		}
+		f.clear();
+		frame(&p, 8192, &f, &pl);
+		for (size_t w = 0; w < f.size() / 8; w++) {
+			uint64_t v;
+			memcpy(&v, &f[8 * w], 8);
+			tb.c2h_words.push_back(v);
+			tb.c2h_last.push_back(w + 1 == f.size() / 8);
 		}
 		ends.push_back(tb.c2h_words.size() * 8);
+		ref.push_back(RxEvt{(unsigned)p.opcode << 16 | p.status, p.tag, pl});
 	}
 	Ring ring(WSE_PCIE_REG_C2H, kC2hRing, 16);
 	ring.start();
@@ -548,6 +576,19 @@ static void test_c2h(int npk)
 	memcpy(sent.data(), tb.c2h_words.data(), total);
 	CHECK(got == sent, "host buffers: %zu bytes, %zu sent", got.size(), total);
 	CHECK(got_ends == ends, "%zu packet ends marked EOP, %zu sent", got_ends.size(), ends.size());
+	// Each packet the host sees between two EOPs decodes as sent.
+	size_t start = 0, bad = 0;
+	for (size_t i = 0; i < got_ends.size() && i < ref.size(); i++) {
+		struct wse_pkt p;
+		size_t used = 0;
+		int rc = wse_pkt_decode(&got[start], got_ends[i] - start, &p, WSE_PROTO_MAX_PAYLOAD, &used);
+		if (rc != 0 || used != got_ends[i] - start || p.tag != ref[i].tag ||
+		    ((unsigned)p.opcode << 16 | p.status) != ref[i].code || p.length != ref[i].payload.size() ||
+		    memcmp(p.payload, ref[i].payload.data(), p.length) != 0)
+			bad++;
+		start = got_ends[i];
+	}
+	CHECK(bad == 0, "%zu packets did not decode as sent", bad);
 	CHECK(tb.reg_read(WSE_PCIE_REG_ERR_STATUS) == 0, "no error");
 	size_t vec1 = 0, other = 0;
 	for (unsigned v : tb.msix)
