@@ -59,6 +59,7 @@ module hif_pcie_arb #(
   end
 
   // ---- assertions --------------------------------------------------------
+  // One requester at a time is told its request was taken.
   `ASSERT_ONEHOT0(GntOneHot, gnt)
   // What the port was offered stays offered, unchanged, until it is taken.
   `ASSERT_NEXT(ReqHeld, valid_o && !ready_i, valid_o && $stable(req_o))

@@ -117,7 +117,10 @@ module hif_pcie_c2h #(
   // ---- assertions --------------------------------------------------------
   // Never past the buffer: the ring gives lengths that are whole words.
   `ASSERT(InBuffer, state_q != SMove || bytes_q < len_q)
+  // The ring hands out one buffer at a time: a new one only when idle.
   `ASSERT(StartOnlyIdle, !xfer_start_i || state_q == SIdle)
+  // A write stays offered until taken (the transmitter holds its word),
+  // unless the wait has timed out and the arbiter keeps it.
   `ASSERT_NEXT(WrHeld, wr_valid_o && !wr_ready_i && !expired,
                wr_valid_o && $stable(wr_addr_o) && $stable(wr_data_o))
 endmodule

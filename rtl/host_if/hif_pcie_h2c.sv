@@ -176,6 +176,8 @@ module hif_pcie_h2c #(
   // MaxRead-word boundary.
   `ASSERT(ReadInChunk, !rd_valid_o || (chunk != '0 && 32'(chunk) <= 32'(MaxRead) &&
           32'(addr_q[3 +: ChunkW]) + 32'(chunk) <= 32'(MaxRead)))
+  // The ring hands out one buffer at a time: a new one only when idle.
   `ASSERT(StartOnlyIdle, !xfer_start_i || state_q == SIdle)
+  // hif_rx_frame expects a word offered to stay until taken.
   `ASSERT_NEXT(LinkHeld, link_valid_o && !link_ready_i, link_valid_o && $stable(link_data_o))
 endmodule

@@ -56,6 +56,8 @@ module hif_pcie_msix #(
   assign vector_o = vec_q;
 
   // ---- assertions --------------------------------------------------------
+  // Only the vectors the device has (the hard IP's table has N entries).
   `ASSERT(VecInRange, !valid_o || 32'(vector_o) < 32'(N))
+  // A request stays, unchanged, until the hard IP takes it.
   `ASSERT_NEXT(ReqHeld, valid_o && !ready_i, valid_o && $stable(vector_o))
 endmodule

@@ -217,5 +217,6 @@ module hif_pcie_regs #(
     `ASSERT(RunSizeOk, !run_q[r] || cfg_ok)
     `ASSERT(RunTailIn, !run_q[r] || tail_in)
   end
+  // The port carries 32-bit accesses only (the adapter splits others).
   `ASSERT(AlignedAccess, !reg_valid_i || reg_addr_i[1:0] == '0)
 endmodule

@@ -225,9 +225,10 @@ module hif_pcie_ring #(
   assign xfer_len_o  = len_q;
 
   // ---- assertions --------------------------------------------------------
+  // The register file starts only a stopped ring that is not busy.
+  `ASSERT(StartIdle, !start || state_q == SIdle)
   // The head only moves within the ring (the register file refuses a tail
   // outside it), so it never passes the mask.
-  `ASSERT(StartIdle, !start || state_q == SIdle)
   `ASSERT(HeadInRing, (head_q & ~mask_i) == '0 || !run_i)
   // The mover answers only a transfer it was given.
   `ASSERT(DoneOnlyInXfer, !xfer_done_i || state_q == SXfer)

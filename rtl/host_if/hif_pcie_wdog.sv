@@ -29,5 +29,6 @@ module hif_pcie_wdog #(
 
   assign expired_o = wait_i && cnt_q == Limit;
 
+  // The count saturates at the limit: expired_o stays up while waiting.
   `ASSERT(CntInRange, cnt_q <= Limit)
 endmodule
