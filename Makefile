@@ -47,6 +47,7 @@ include mk/dataflow.mk     # the dataflow unit and vector engine
 include mk/fabric-rtl.mk   # the router
 include mk/fabric-verif.mk # fabric scoreboards, coverage, gate level
 include mk/host_if.mk      # the host interface's framing and crossings
+include mk/pcie.mk         # the PCIe device side: BAR 0, the DMA rings, MSI-X
 include mk/uart.mk         # the UART link PHY, the ULX3S board files
 include mk/flash.mk        # the SPI NOR flash controller
 include mk/devserver.mk    # wsemu-sim, wsectl, the end-to-end tests

@@ -49,7 +49,8 @@ $(MKIMAGE): wire/tools/wse-mkimage.c $(WIRE_HDRS) $(WIRE_A) | deps
 .PHONY: wire test-wire fuzz-wire
 wire: $(WIRE_A) $(WIRE_A_SAN) $(WIRE_A_TSAN) $(WIRE_RV_A) $(MKIMAGE)
 
-$(BUILD)/tests/wire/check_wire: tests/wire/check_wire.c include/wsemu/wse_wire.h include/wsemu/wse_regs.h | deps
+$(BUILD)/tests/wire/check_wire: tests/wire/check_wire.c include/wsemu/wse_wire.h include/wsemu/wse_regs.h \
+		include/wsemu/wse_pcie.h | deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(CLIB_WARN) -Iinclude -o $@ $<
 
@@ -71,13 +72,13 @@ WIRE_FUZZ_SHORT ?= 5
 FUZZ_TIME ?= 600
 
 test-wire: $(BUILD)/tests/wire/check_wire wire $(WIRE_T)/test_image $(WIRE_T)/san/test_image $(WIRE_T)/fuzz_image
-	$< $(RTL_PKG_SRCS) $(RTL_FABRIC_PKGS)
+	$< $(RTL_PKG_SRCS) $(RTL_FABRIC_PKGS) $(RTL_HIF_PCIE_PKGS)
 	@echo "--- the freestanding headers alone (host, rv32)"
 	$(CC) -std=c11 -ffreestanding -nostdinc $(CLIB_WARN) -pedantic -Iinclude -c -o /dev/null tests/wire/wire_freestanding.c
 	riscv64-unknown-elf-gcc -march=rv32imf -mabi=ilp32f -std=c11 -ffreestanding -nostdinc \
 		$(CLIB_WARN) -pedantic -Iinclude -c -o /dev/null tests/wire/wire_freestanding.c
 	@echo "--- the wire headers as C++"
-	@for h in wse_codec.h wse_board.h wse_crc32c.h wse_error.h wse_image.h wse_math.h wse_wire.h wse_wirelib.h; do \
+	@for h in wse_codec.h wse_board.h wse_crc32c.h wse_error.h wse_image.h wse_math.h wse_pcie.h wse_wire.h wse_wirelib.h; do \
 		$${CXX:-g++} -std=c++11 -Wall -Wextra -Werror -fsyntax-only -Iinclude -x c++ include/wsemu/$$h || exit 1; done
 	@echo "--- test_image"
 	$(WIRE_T)/test_image

@@ -19,3 +19,11 @@ RTL_HIF_UART_TOPS := hif_uart_rx hif_uart_tx hif_uart_pack hif_uart_unpack hif_u
 RTL_HIF_UART_SRCS := $(foreach t,$(RTL_HIF_UART_TOPS),rtl/host_if/$(t).sv)
 RTL_HIF_SRCS      := $(RTL_HIF_RX_SRCS) $(RTL_HIF_TX_SRCS) $(RTL_HIF_EVT_SRCS) \
 	$(RTL_HIF_EXEC_SRCS) $(RTL_HIF_CDC_SRCS)
+# The board side of a PCIe endpoint (docs/pcie.md): BAR 0, the two
+# descriptor-ring DMA engines, MSI-X requests; its FIFO is the fabric's
+# prim_fifo_sync on prim_ram_1r1w, its arbiters prim_arb_rr.
+RTL_HIF_PCIE_PKGS := rtl/host_if/hif_pcie_pkg.sv
+RTL_HIF_PCIE_SRCS := rtl/prim/prim_ram_1r1w.sv rtl/prim/prim_fifo_sync.sv rtl/prim/prim_arb_rr.sv \
+	rtl/host_if/hif_pcie_wdog.sv rtl/host_if/hif_pcie_arb.sv rtl/host_if/hif_pcie_msix.sv \
+	rtl/host_if/hif_pcie_regs.sv rtl/host_if/hif_pcie_ring.sv rtl/host_if/hif_pcie_h2c.sv \
+	rtl/host_if/hif_pcie_c2h.sv rtl/host_if/hif_pcie_ep.sv

@@ -6,6 +6,7 @@
 #include "wsemu/wse_crc32c.h"
 #include "wsemu/wse_error.h"
 #include "wsemu/wse_math.h"
+#include "wsemu/wse_pcie.h"
 #include "wsemu/wse_wire.h"
 
 _Static_assert(sizeof(wse_u8) == 1, "wse_u8");
@@ -16,6 +17,7 @@ _Static_assert(WSE_HDR_OFF_HCRC + 4 == WSE_HDR_BYTES, "header layout");
 _Static_assert(WSE_FRAME_BYTES(0) % WSE_PROTO_ALIGN == 0, "frame alignment");
 _Static_assert(WSE_FRAME_BYTES(9) == 48, "frame size");
 _Static_assert(WSE_ERROR_OTHER < 0, "errors are negative");
+_Static_assert(sizeof(struct wse_pcie_desc) == WSE_PCIE_DESC_BYTES, "PCIe descriptor");
 
 wse_u32 wire_selftest(void);
 wse_u32 wire_selftest(void)
