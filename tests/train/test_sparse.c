@@ -8,6 +8,8 @@
 
 #include <math.h>
 
+#include "memoryx.h"
+#include "npz.h"
 #include "sparse.h"
 #include "train_ref.h"
 #include "wsehost.h"
@@ -738,6 +740,81 @@ static void test_api_refusals(void **state)
 	wse_train_destroy(t);
 }
 
+/* AdamW with weight decay: the masked weights and both moments stay +0. */
+static void test_api_adamw_zeros(void **state)
+{
+	(void)state;
+	struct wse_train_spec s;
+	static float x[BATCH * NI], m0[NH * NI], w0[NH * NI], am[NH * NI], av[NH * NI];
+	int32_t y[BATCH];
+	uint64_t rs = 17;
+	uint32_t zero = 0;
+
+	spec_196(&s, 0.9f);
+	s.optimizer = "adamw";
+	s.lr = 0.01f;
+	s.weight_decay = 0.01f;
+	wse_train *t = create(&s);
+
+	for (int step = 0; step < 3; step++) {
+		struct wse_train_metrics m = { .size = sizeof(m) };
+
+		batch(&rs, x, y);
+		assert_int_equal(wse_train_step_batch(t, x, y, BATCH, &m), 0);
+	}
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight.mask", m0, NH * NI), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", w0, NH * NI), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight.adam_m", am, NH * NI), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight.adam_v", av, NH * NI), 0);
+	size_t moved = 0;
+
+	for (int k = 0; k < NH * NI; k++) {
+		if (m0[k] == 0.0f) {
+			assert_memory_equal(&w0[k], &zero, 4);
+			assert_memory_equal(&am[k], &zero, 4);
+			assert_memory_equal(&av[k], &zero, 4);
+		} else {
+			moved += am[k] != 0.0f;
+		}
+	}
+	assert_true(moved > 0); /* the kept weights did train */
+	wse_train_destroy(t);
+}
+
+/* A .npz whose mask holds 0.5 is refused and changes nothing. */
+static void test_api_npz_bad_mask(void **state)
+{
+	(void)state;
+	struct wse_train_spec s;
+	struct mx_store st;
+	const uint32_t dims[2] = { NH, NI };
+	static float before[NH * NI], after[NH * NI], w0[NH * NI];
+	char err[300];
+
+	mx_store_init(&st);
+	assert_true(mx_store_add(&st, "layer0.weight.mask", 2, dims) >= 0);
+	assert_true(mx_store_add(&st, "layer0.weight", 2, dims) >= 0);
+	assert_int_equal(mx_store_commit(&st, NULL, err, sizeof(err)), 0);
+	float *m = mx_store_data(&st, 0);
+
+	for (int k = 0; k < NH * NI; k++)
+		m[k] = k == 100 ? 0.5f : 1.0f;
+	assert_int_equal(npz_write(tr_path(dir, "bad.npz"), &st, err, sizeof(err)), 0);
+	mx_store_free(&st);
+	spec_196(&s, 0.5f);
+	wse_train *t = create(&s);
+
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight.mask", before, NH * NI), 0);
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", w0, NH * NI), 0);
+	assert_int_equal(wse_train_import_npz(t, tr_path(dir, "bad.npz")), WSE_ERROR_INVALID_PARAM);
+	assert_non_null(strstr(wse_train_last_error(t), "element 100 is 0.5"));
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight.mask", after, NH * NI), 0);
+	assert_memory_equal(before, after, sizeof(after));
+	assert_int_equal(wse_train_get_tensor(t, "layer0.weight", after, NH * NI), 0);
+	assert_memory_equal(w0, after, sizeof(after));
+	wse_train_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -754,6 +831,8 @@ int main(void)
 		cmocka_unit_test(test_api_prune),
 		cmocka_unit_test(test_api_checkpoint),
 		cmocka_unit_test(test_api_refusals),
+		cmocka_unit_test(test_api_adamw_zeros),
+		cmocka_unit_test(test_api_npz_bad_mask),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
