@@ -259,15 +259,15 @@ static void test_masks(void **state)
 	enum { N = 1000 };
 	static float a[N], b[N], w[N];
 
-	sp_mask_random(N, 0.9f, 5, a);
-	sp_mask_random(N, 0.9f, 5, b);
+	assert_int_equal(sp_mask_random(N, 0.9f, 5, a), 0);
+	assert_int_equal(sp_mask_random(N, 0.9f, 5, b), 0);
 	assert_int_equal(zeros(N, a), sp_masked_count(N, 0.9f));
 	assert_int_equal(sp_masked_count(N, 0.9f), 899); /* 0.9f is below 0.9 */
 	assert_memory_equal(a, b, sizeof(a));
-	sp_mask_random(N, 0.9f, 6, b);
+	assert_int_equal(sp_mask_random(N, 0.9f, 6, b), 0);
 	assert_true(memcmp(a, b, sizeof(a)) != 0);
 	assert_int_equal(sp_mask_check(N, a), 0);
-	sp_mask_random(N, 0.0f, 5, a);
+	assert_int_equal(sp_mask_random(N, 0.0f, 5, a), 0);
 	assert_int_equal(zeros(N, a), 0);
 	/* magnitude: the smallest |w| masked, ties by index */
 	for (int k = 0; k < N; k++)

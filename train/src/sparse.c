@@ -21,19 +21,16 @@ size_t sp_masked_count(size_t n, float s)
 	return k < 0 ? 0 : (k > (double)n ? n : (size_t)k);
 }
 
-void sp_mask_random(size_t n, float s, uint64_t seed, float *mask)
+int sp_mask_random(size_t n, float s, uint64_t seed, float *mask)
 {
 	size_t k = sp_masked_count(n, s);
-	uint32_t *ix = malloc(n * sizeof(*ix));
+	uint32_t *ix = malloc((n ? n : 1) * sizeof(*ix));
 	uint64_t st = seed;
 
+	if (!ix)
+		return WSE_ERROR_NO_MEM;
 	for (size_t j = 0; j < n; j++)
 		mask[j] = 1.0f;
-	if (!ix) { /* fall back to the same choice without the index array */
-		for (size_t j = 0; j < k; j++)
-			mask[j] = 0.0f;
-		return;
-	}
 	for (size_t j = 0; j < n; j++)
 		ix[j] = (uint32_t)j;
 	for (size_t j = 0; j < k; j++) {
@@ -45,6 +42,7 @@ void sp_mask_random(size_t n, float s, uint64_t seed, float *mask)
 		mask[ix[j]] = 0.0f;
 	}
 	free(ix);
+	return 0;
 }
 
 struct sp_mag {

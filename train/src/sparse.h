@@ -19,8 +19,9 @@
 size_t sp_masked_count(size_t n, float s);
 
 /* A fixed random mask: exactly sp_masked_count(n, s) elements masked,
- * chosen by a partial Fisher-Yates shuffle driven by splitmix64 from seed. */
-void sp_mask_random(size_t n, float s, uint64_t seed, float *mask);
+ * chosen by a partial Fisher-Yates shuffle driven by splitmix64 from seed.
+ * Returns 0 or WSE_ERROR_NO_MEM (mask unchanged). */
+int sp_mask_random(size_t n, float s, uint64_t seed, float *mask);
 
 /* Magnitude pruning: the sp_masked_count(n, s) elements of smallest |w|
  * masked (ties: lower index masked first; NaN counts as largest).

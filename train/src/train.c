@@ -1052,11 +1052,14 @@ static int tr_build(wse_train **out, wse_train *t, const struct wse_train_spec *
 		size_t n = t->st.t[t->im[l]].count;
 		uint64_t seed = fm_splitmix64(&mseed);
 
-		if (p->prune_step)
+		if (p->prune_step) {
 			for (size_t k = 0; k < n; k++)
 				m[k] = 1.0f;
-		else
-			sp_mask_random(n, p->sparsity, seed, m);
+		} else if (sp_mask_random(n, p->sparsity, seed, m)) {
+			rc = tr_fail(t, WSE_ERROR_NO_MEM, "out of memory choosing the mask of layer %u",
+				     l);
+			goto fail;
+		}
 		tr_mask_apply(t, l, NULL);
 	}
 	/* data */
