@@ -49,12 +49,12 @@ static void bytes_by_hand(unsigned n_o, unsigned n_i, const float *mask, unsigne
 					vals++;
 				}
 			int own = o % R == r;
+			unsigned slots = r < n_i ? (n_i - r + R - 1) / R : 0;
 
-			if (own) {
-				unsigned j = r < n_i ? (n_i - r + R - 1) / R : 0;
-
-				codes += (j - last) / 255 + 1;
-			}
+			if (own)
+				codes += (slots - last) / 255 + 1;
+			if (!slots && !own)
+				continue; /* a row with no input feature gets nothing */
 			if (!vals && !own) {
 				b->empty += 4;
 				continue;
@@ -92,6 +92,10 @@ static void round_trip(unsigned n_o, unsigned n_i, const float *w, const float *
 						mask ? mask + (size_t)o * n_i : NULL,
 						own ? &bias[o] : NULL, wv, cap);
 
+			if (r >= n_i && !own) {
+				assert_int_equal(n, 0); /* no input feature: nothing */
+				continue;
+			}
 			assert_true(n > 0);
 			assert_int_equal(wv[n - 1].ctrl, 1); /* the row ends with a control wavelet */
 			for (int k = 0; k < n - 1; k++)
@@ -167,6 +171,14 @@ static void test_stream_crafted(void **state)
 	}
 	round_trip(2, WI, ww, mm, b, 1);
 	round_trip(2, WI, ww, mm, b, 3);
+	/* more rows than inputs: rows 2..4 hold no input feature */
+	round_trip(NO, 2, w, NULL, b, 5);
+	memset(m, 0, sizeof(m));
+	round_trip(NO, 2, w, m, b, 5);
+	assert_int_equal(sp_stream_bytes(NO, 2, m, 5, &sb), 0);
+	/* empty shares only on rows 0 and 1, when they do not own o: o = 0, 1, 5
+	 * leave one, o = 2, 3, 4 two */
+	assert_true(sb.empty == 4u * 9 && sb.biases == 4u * NO);
 	assert_int_equal(sp_stream_bytes(0, 3, NULL, 1, &sb), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(sp_stream_bytes(3, 3, NULL, 0, &sb), WSE_ERROR_INVALID_PARAM);
 }

@@ -146,6 +146,8 @@ int sp_stream_bytes(unsigned n_o, unsigned n_i, const float *mask, unsigned R,
 			}
 			if (own)
 				bytes += sp_gap_bytes(prev, ns);
+			if (ns == 0 && !own)
+				continue; /* a row with no input feature: nothing */
 			if (nz == 0 && !own) {
 				out->empty += 4;
 				continue;
@@ -195,6 +197,8 @@ int sp_share_encode(unsigned n_i, unsigned R, unsigned r, const float *wo,
 		out[n++].ctrl = 0;
 		prev = j;
 	}
+	if (n == 0 && ns == 0)
+		return 0; /* a row with no input feature and no bias: nothing */
 	if (n == 0) { /* a share with no value: one control wavelet */
 		if (cap == 0)
 			return WSE_ERROR_OVERFLOW;
@@ -223,6 +227,8 @@ int sp_share_decode(unsigned n_i, unsigned R, unsigned r, int owner,
 	size_t k = 0, nv = 0;
 	unsigned long pos = 0; /* the next slot a code of 0 names */
 
+	if (n == 0 && lim == 0)
+		return 0; /* a row with no input feature and no bias */
 	if (n == 0)
 		return sp_bad(err, errlen, "sparse stream, row %u: empty share (no control wavelet)", r,
 			      0, 0);

@@ -65,7 +65,8 @@ struct sp_wavelet {
 /* The share of output o for mesh row r (section 13) encoded: values of
  * W[o][i] for i = r, r+R, ... whose mask is 1, plus the bias b (pass NULL
  * for a row that does not own o) at the one-slot. At most cap wavelets
- * into out; returns the number written, or WSE_ERROR_OVERFLOW. */
+ * into out; returns the number written (0 for a row with no input feature
+ * of a layer with n_i < R that does not own o), or WSE_ERROR_OVERFLOW. */
 int sp_share_encode(unsigned n_i, unsigned R, unsigned r, const float *wo,
 		    const float *mo, const float *bias, struct sp_wavelet *out,
 		    size_t cap);
