@@ -99,7 +99,7 @@ install-trainlib: trainlib hostlib
 
 # ---- tests ---------------------------------------------------------------
 TR_TCFLAGS := -std=c11 -O1 -g $(HL_WARN) $(TR_INC) -Ihost-lib/src -Itests/train $(WSE_FP_EXACT)
-TR_TESTS   := test_train_ref test_memoryx test_fmnist test_dataset test_npz test_train_api test_routes
+TR_TESTS   := test_train_ref test_memoryx test_sparse test_fmnist test_dataset test_npz test_train_api test_routes
 
 $(TR_DIR)/%: tests/train/%.c $(TR_INT_SAN) tests/train/tr_test.h
 	@mkdir -p $(dir $@)

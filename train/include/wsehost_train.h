@@ -137,6 +137,15 @@ struct wse_train_spec {
 	 * after the step's last pass. Both give the same bits
 	 * (docs/training.md, "The host update beside the device"). */
 	const char *host_update;
+	/* model.sparsity, [0, 1) (0: dense): the fraction of every weight
+	 * matrix masked, floor(sparsity * elements) (docs/training.md,
+	 * "Sparsity"); host-reference backend only. model.prune_step (0):
+	 * 0 masks a fixed random choice from model.sparsity_seed (1) at
+	 * creation; N >= 1 trains dense until step N and then masks the
+	 * smallest magnitudes. */
+	float sparsity;
+	uint64_t sparsity_seed;
+	uint64_t prune_step;
 };
 
 /* data.label_column = last */
@@ -175,7 +184,8 @@ WSE_API int wse_train_create(wse_train **t, const char *params_file,
  * training goes through wse_train_step_batch and wse_train_eval_batch. On
  * failure *t is NULL and err names the field and the problem. Errors: those
  * of wse_train_create; INVALID_PARAM names the spec field at fault (or a
- * spec->size that does not reach past widths). */
+ * spec->size that does not reach past widths); NOT_SUPPORTED for sparsity
+ * > 0 with a backend other than host-reference. */
 WSE_API int wse_train_create_model(wse_train **t, const struct wse_train_spec *spec,
 				   const struct wse_train_opts *opts, char *err,
 				   size_t errlen);
@@ -242,14 +252,18 @@ WSE_API uint64_t wse_train_get_step(const wse_train *t);
  * handle made by wse_train_create_model, or for a NULL argument. */
 WSE_API const char *wse_train_get_param(const wse_train *t, const char *key);
 
-/* Tensors: "layerN.weight" [out, in], "layerN.bias" [out], and optimizer
- * state "<param>.momentum", "<param>.adam_m", "<param>.adam_v".
+/* Tensors: "layerN.weight" [out, in], "layerN.bias" [out], optimizer
+ * state "<param>.momentum", "<param>.adam_m", "<param>.adam_v", and with
+ * model.sparsity > 0 the masks "layerN.weight.mask" [out, in] (1 kept, 0
+ * masked; setting a mask, or weights, leaves the masked weights and their
+ * optimizer state +0).
  * wse_train_tensor_info enumerates (index from 0) and returns the element
  * count; name, ndim and dims may be NULL. Errors: INVALID_PARAM (t NULL),
  * RANGE (index past the last tensor).
  * wse_train_get_tensor and wse_train_set_tensor copy a whole tensor out
- * and in. Errors: INVALID_PARAM (t, name or buf NULL), NOT_FOUND (no such
- * tensor), LENGTH (count is not its element count). */
+ * and in. Errors: INVALID_PARAM (t, name or buf NULL, a mask holding a
+ * value other than 1 and 0), NOT_FOUND (no such tensor), LENGTH (count is
+ * not its element count); on error nothing changes. */
 WSE_API int wse_train_tensor_info(const wse_train *t, unsigned index,
 				  const char **name, unsigned *ndim,
 				  uint32_t dims[4]);
@@ -263,7 +277,9 @@ WSE_API int wse_train_set_tensor(wse_train *t, const char *name,
  * leaves the handle unchanged. Errors: INVALID_PARAM (t or path NULL),
  * NO_MEM, IO; and on load NOT_FOUND, BAD_MAGIC, VERSION, HEADER_CRC,
  * PAYLOAD_CRC, TRUNCATED, MALFORMED (another model's tensors, a data
- * position past the dataset). */
+ * position past the dataset), INVALID_PARAM (a mask holding a value other
+ * than 1 and 0). A checkpoint without masks (of a dense model) loads into
+ * a sparse model, which keeps its masks and zeroes the masked weights. */
 WSE_API int wse_train_save(wse_train *t, const char *path);
 WSE_API int wse_train_load(wse_train *t, const char *path);
 
@@ -283,7 +299,8 @@ WSE_API int wse_train_load(wse_train *t, const char *path);
  * names no tensor), BAD_MAGIC (not a zip), TRUNCATED, MALFORMED (wrong
  * dtype, Fortran order, a tensor given twice, a bad header), LENGTH (a
  * shape that is not the tensor's), PAYLOAD_CRC, VERSION, NOT_SUPPORTED
- * (compressed or zip64 entries).
+ * (compressed or zip64 entries), INVALID_PARAM (a mask holding a value
+ * other than 1 and 0).
  */
 WSE_API int wse_train_export_npz(wse_train *t, const char *path);
 WSE_API int wse_train_import_npz(wse_train *t, const char *path);

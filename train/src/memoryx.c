@@ -534,14 +534,16 @@ int mx_ckpt_load(const char *path, struct mx_store *s, struct mx_ckpt_meta *meta
 			     "checkpoint %s: file CRC-32C mismatch (corrupt)", path);
 		goto out;
 	}
-	uint32_t n = get32(f + 12);
+	uint32_t n = get32(f + 12), nreq = 0;
 
-	if (n != s->n) {
+	for (unsigned k = 0; k < s->n; k++)
+		nreq += !s->t[k].optional;
+	if (n > s->n || n < nreq) {
 		rc = mx_fail(err, errlen, WSE_ERROR_MALFORMED,
 			     "checkpoint %s: %u tensors, the model has %u", path, n, s->n);
 		goto out;
 	}
-	stage = calloc(n ? n : 1, sizeof(*stage));
+	stage = calloc(s->n ? s->n : 1, sizeof(*stage));
 	if (!stage) {
 		rc = mx_fail(err, errlen, WSE_ERROR_NO_MEM, "checkpoint %s: no memory", path);
 		goto out;
@@ -612,10 +614,20 @@ int mx_ckpt_load(const char *path, struct mx_store *s, struct mx_ckpt_meta *meta
 	}
 	if (o != end)
 		goto trunc;
+	for (uint32_t k = 0; k < s->n; k++)
+		if (!stage[k] && !s->t[k].optional) {
+			rc = mx_fail(err, errlen, WSE_ERROR_MALFORMED,
+				     "checkpoint %s: tensor '%s' of the model is missing", path,
+				     s->t[k].name);
+			goto out;
+		}
 	/* all valid: copy into the store */
-	for (uint32_t k = 0; k < n; k++) {
+	for (uint32_t k = 0; k < s->n; k++) {
 		const uint8_t *p = (const uint8_t *)stage[k];
 		float *dst = s->arena + s->t[k].offset;
+
+		if (!p)
+			continue; /* an optional tensor the file lacks */
 
 		for (size_t e = 0; e < s->t[k].count; e++) {
 			uint32_t u = get32(p + 4 * e);

@@ -20,6 +20,9 @@ struct mx_tensor {
 	uint32_t dims[MX_MAX_DIMS];
 	size_t count;   /* elements */
 	size_t offset;  /* element offset in the arena */
+	/* a checkpoint may lack it (then it keeps its value on load): a weight
+	 * mask, which checkpoints of dense models do not hold */
+	int optional;
 };
 
 /* A set of named float32 tensors in one arena: host RAM (malloc) or a
@@ -91,7 +94,8 @@ int mx_ckpt_save_hooked(const char *path, const struct mx_store *s,
 			const struct mx_ckpt_meta *meta, mx_ckpt_hook_fn hook,
 			void *user, char *err, size_t errlen);
 /* Read path and, only if it is complete and valid and its tensors match
- * the store's names and shapes exactly, copy them into the store.
+ * the store's names and shapes exactly (a tensor marked optional may be
+ * absent, and then keeps its value), copy them into the store.
  * Otherwise the store is unchanged and err says what is wrong. */
 int mx_ckpt_load(const char *path, struct mx_store *s, struct mx_ckpt_meta *meta,
 		 char *err, size_t errlen);

@@ -26,6 +26,7 @@
 #include "fmnist.h"
 #include "memoryx.h"
 #include "npz.h"
+#include "sparse.h"
 #include "train_backend.h"
 #include "train_time.h"
 #include "train_mesh.h"
@@ -59,6 +60,8 @@ struct tr_params {
 	int timeout_ms;         /* mesh backend: bound of every wait on the device */
 	char memoryx_file[1024];
 	int overlap;            /* runtime.host_update = overlap (1) or serial (0) */
+	float sparsity;         /* model.sparsity (0: dense, no masks) */
+	uint64_t sparsity_seed, prune_step;
 	/* every key = value of the file, for wse_train_get_param */
 	unsigned nkv;
 	char key[TR_MAX_KEYS][48];
@@ -133,6 +136,7 @@ struct wse_train {
 	int iw[TRAIN_REF_MAX_LAYERS], ib[TRAIN_REF_MAX_LAYERS];
 	int s1[2 * TRAIN_REF_MAX_LAYERS], s2[2 * TRAIN_REF_MAX_LAYERS];
 	int ibeta; /* "optimizer.beta_pow" [2] */
+	int im[TRAIN_REF_MAX_LAYERS]; /* "layerN.weight.mask", or -1 (dense) */
 	uint64_t step, rng, epoch, pos;
 	struct fm_data train, test;
 	int test_loaded;
@@ -231,6 +235,12 @@ struct tr_num {
 #define TR_OFF(f) offsetof(struct wse_train_spec, f)
 static const struct tr_num tr_nums[] = {
 	{ "model.init_seed", "init_seed", TR_OFF(init_seed), 'q', 0, 0, 0, 0,
+	  "must be an unsigned integer" },
+	{ "model.sparsity", "sparsity", TR_OFF(sparsity), 'f', 0, 1, 0, 1,
+	  "must be a number in [0, 1)" },
+	{ "model.sparsity_seed", "sparsity_seed", TR_OFF(sparsity_seed), 'q', 0, 0, 0, 0,
+	  "must be an unsigned integer" },
+	{ "model.prune_step", "prune_step", TR_OFF(prune_step), 'q', 0, 0, 0, 0,
 	  "must be an unsigned integer" },
 	{ "data.pool", "data_pool", TR_OFF(data_pool), 'u', 1, 2, 0, 0,
 	  "must be 1 (28x28) or 2 (2x2 average pooling, 14x14)" },
@@ -393,6 +403,7 @@ static void spec_defaults(struct wse_train_spec *s)
 	s->timeout_ms = 600000;
 	s->data_pool = 1;
 	s->data_shuffle_seed = 1;
+	s->sparsity_seed = 1;
 }
 
 void wse_train_spec_init(struct wse_train_spec *spec, size_t size)
@@ -765,10 +776,65 @@ static int spec_apply(wse_train *t, const struct wse_train_spec *s)
 	p->rows = s->mesh_rows ? s->mesh_rows : 4;
 	p->cols = s->mesh_cols ? s->mesh_cols : 4;
 	p->timeout_ms = s->timeout_ms;
+	p->sparsity = s->sparsity;
+	p->sparsity_seed = s->sparsity_seed;
+	p->prune_step = s->prune_step;
+	if (p->sparsity > 0.0f && (be != &train_backend_ref || t->devs))
+		return tr_fail(t, WSE_ERROR_NOT_SUPPORTED,
+			       "spec.sparsity (model.sparsity) = %g: sparse training runs on the host-reference backend only; the %s backend lacks the sparse weight stream (the PEs' index-tagged vector-engine mode is not built yet)",
+			       (double)p->sparsity, t->devs ? t->devs->name : be->name);
 	return 0;
 }
 
 /* ---- handle ------------------------------------------------------------- */
+
+/* Layer l's mask, if any, on MemoryX: the masked weights and their
+ * optimizer state set to +0, and their gradients in g (if not NULL)
+ * dropped (+0). */
+static void tr_mask_apply(wse_train *t, unsigned l, float *g)
+{
+	if (t->im[l] < 0)
+		return;
+	const float *m = mx_store_data(&t->st, t->im[l]);
+	float *w = mx_store_data(&t->st, t->iw[l]);
+	float *s1 = mx_store_data(&t->st, t->s1[2 * l]), *s2 = mx_store_data(&t->st, t->s2[2 * l]);
+
+	for (size_t k = 0; k < t->st.t[t->im[l]].count; k++)
+		if (m[k] == 0.0f) {
+			w[k] = 0.0f;
+			if (s1)
+				s1[k] = 0.0f;
+			if (s2)
+				s2[k] = 0.0f;
+			if (g)
+				g[k] = 0.0f;
+		}
+}
+
+/* After the caller or a file changed MemoryX: every mask must hold only
+ * +1.0 and +0.0 (else the arena is restored from backup, if any, and the
+ * call fails), then the masks are applied. */
+static int tr_masks_changed(wse_train *t, const float *backup, const char *what)
+{
+	for (unsigned l = 0; l < t->p.nlayers; l++) {
+		if (t->im[l] < 0)
+			continue;
+		size_t bad = sp_mask_check(t->st.t[t->im[l]].count, mx_store_data(&t->st, t->im[l]));
+
+		if (bad) {
+			float v = mx_store_data(&t->st, t->im[l])[bad - 1];
+
+			if (backup)
+				memcpy(t->st.arena, backup, t->st.arena_elems * sizeof(float));
+			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+				       "%s: tensor '%s' element %zu is %g: a mask holds only 1 (kept) and 0 (masked); nothing was changed",
+				       what, t->st.t[t->im[l]].name, bad - 1, (double)v);
+		}
+	}
+	for (unsigned l = 0; l < t->p.nlayers; l++)
+		tr_mask_apply(t, l, NULL);
+	return 0;
+}
 
 static float init_uniform(uint64_t *rng, float bound)
 {
@@ -943,6 +1009,15 @@ static int tr_build(wse_train **out, wse_train *t, const struct wse_train_spec *
 	uint32_t two[1] = { 2 };
 
 	t->ibeta = mx_store_add(&t->st, "optimizer.beta_pow", 1, two);
+	for (unsigned l = 0; l < p->nlayers; l++) {
+		t->im[l] = -1;
+		if (p->sparsity > 0.0f) {
+			snprintf(ename, sizeof(ename), "layer%u.weight.mask", l);
+			t->im[l] = mx_store_add(&t->st, ename, 2, t->st.t[t->iw[l]].dims);
+			if (t->im[l] >= 0)
+				t->st.t[t->im[l]].optional = 1;
+		}
+	}
 	char backing[2048];
 
 	if (p->memoryx_file[0]) {
@@ -969,6 +1044,24 @@ static int tr_build(wse_train **out, wse_train *t, const struct wse_train_spec *
 	float *bp = mx_store_data(&t->st, t->ibeta);
 
 	bp[0] = bp[1] = 1.0f;
+	/* masks: a fixed random one per matrix, or all kept until prune_step */
+	uint64_t mseed = p->sparsity_seed;
+
+	for (unsigned l = 0; l < p->nlayers && p->sparsity > 0.0f; l++) {
+		float *m = mx_store_data(&t->st, t->im[l]);
+		size_t n = t->st.t[t->im[l]].count;
+		uint64_t seed = fm_splitmix64(&mseed);
+
+		if (p->prune_step) {
+			for (size_t k = 0; k < n; k++)
+				m[k] = 1.0f;
+		} else if (sp_mask_random(n, p->sparsity, seed, m)) {
+			rc = tr_fail(t, WSE_ERROR_NO_MEM, "out of memory choosing the mask of layer %u",
+				     l);
+			goto fail;
+		}
+		tr_mask_apply(t, l, NULL);
+	}
 	/* data */
 	if (p->has_data) {
 		rc = p->data_dir[0]
@@ -1140,6 +1233,7 @@ static void ref_net(const wse_train *t, struct train_ref_net *net)
 	for (unsigned l = 0; l < t->p.nlayers; l++) {
 		net->w[l] = mx_store_data(&t->st, t->iw[l]);
 		net->b[l] = mx_store_data(&t->st, t->ib[l]);
+		net->mask[l] = t->im[l] >= 0 ? mx_store_data(&t->st, t->im[l]) : NULL;
 	}
 }
 
@@ -1183,7 +1277,11 @@ static void upd_layer(wse_train *t, unsigned l, const struct mx_opt_scalars *sc,
 			memcpy(t->bk[q] + n, s1, n * sizeof(float));
 		if (s2)
 			memcpy(t->bk[q] + 2 * n, s2, n * sizeof(float));
+		if (q % 2 == 0)
+			tr_mask_apply(t, l, t->g[q]);
 		mx_opt_update(&t->p.opt, sc, n, w, s1, s2, t->g[q]);
+		if (q % 2 == 0)
+			tr_mask_apply(t, l, NULL);
 	}
 }
 
@@ -1597,9 +1695,13 @@ static void step_end(wse_train *t, const struct mx_opt_scalars *sc)
 		for (unsigned q = 0; q < 2 * p->nlayers; q++) {
 			int ip = param_tensor(t, q);
 
+			if (q % 2 == 0)
+				tr_mask_apply(t, q / 2, t->g[q]);
 			mx_opt_update(&p->opt, sc, t->st.t[ip].count, mx_store_data(&t->st, ip),
 				      mx_store_data(&t->st, t->s1[q]),
 				      mx_store_data(&t->st, t->s2[q]), t->g[q]);
+			if (q % 2 == 0)
+				tr_mask_apply(t, q / 2, NULL);
 		}
 		double ms = tr_now_ms() - t0;
 
@@ -1610,6 +1712,30 @@ static void step_end(wse_train *t, const struct mx_opt_scalars *sc)
 	bp[0] = sc->beta1_pow;
 	bp[1] = sc->beta2_pow;
 	t->step++;
+}
+
+/* Magnitude pruning (model.prune_step = N): once step N has ended, every
+ * matrix's mask is chosen by |w| and applied (weights and optimizer state
+ * of the masked elements +0). */
+static int tr_prune_due(wse_train *t, const char *fn)
+{
+	struct tr_params *p = &t->p;
+
+	if (p->sparsity == 0.0f || !p->prune_step || t->step != p->prune_step)
+		return 0;
+	int rc = tr_sync(t, fn);
+
+	for (unsigned l = 0; !rc && l < p->nlayers; l++) {
+		const struct mx_tensor *mt = &t->st.t[t->im[l]];
+
+		if (sp_mask_magnitude(mt->count, p->sparsity, mx_store_data(&t->st, t->iw[l]),
+				      mx_store_data(&t->st, t->im[l])))
+			rc = tr_fail(t, WSE_ERROR_NO_MEM, "%s: out of memory pruning layer %u", fn,
+				     l);
+		else
+			tr_mask_apply(t, l, NULL);
+	}
+	return rc;
 }
 
 static int no_dataset(wse_train *t, const char *fn)
@@ -1667,6 +1793,10 @@ int wse_train_step(wse_train *t, struct wse_train_metrics *m)
 	if (t->fault_kill_step >= 0 && t->step + 1 == (uint64_t)t->fault_kill_step)
 		raise(SIGKILL); /* fault injection: killed mid-step */
 	step_end(t, &sc);
+	int prc = tr_prune_due(t, "wse_train_step");
+
+	if (prc)
+		return prc;
 	put_metrics(m, t->step, loss_sum, norm, correct, cycles, t->ndev);
 	t->sst.steps++;
 	t->sst.step_ms += tr_now_ms() - t0;
@@ -1809,6 +1939,9 @@ int wse_train_step_batch(wse_train *t, const float *x, const int32_t *labels, ui
 		return t->upd ? upd_undo(t, rc) : rc;
 	fold_round(t, N, !t->upd, &loss_sum, &correct, cycles);
 	step_end(t, &sc);
+	rc = tr_prune_due(t, "wse_train_step_batch");
+	if (rc)
+		return rc;
 	put_metrics(m, t->step, loss_sum, n, correct, cycles, t->ndev);
 	return 0;
 }
@@ -1896,8 +2029,14 @@ int wse_train_set_tensor(wse_train *t, const char *name, const float *buf, size_
 
 	if (rc)
 		return rc;
+	for (unsigned l = 0; l < t->p.nlayers; l++)
+		if (k == t->im[l] && sp_mask_check(count, buf))
+			return tr_fail(t, WSE_ERROR_INVALID_PARAM,
+				       "wse_train_set_tensor: tensor '%s' element %zu is %g: a mask holds only 1 (kept) and 0 (masked); nothing was changed",
+				       name, sp_mask_check(count, buf) - 1,
+				       (double)buf[sp_mask_check(count, buf) - 1]);
 	memcpy(mx_store_data(&t->st, k), buf, count * sizeof(float));
-	return 0;
+	return tr_masks_changed(t, NULL, "wse_train_set_tensor");
 }
 
 static void ckpt_fault_hook(uint64_t bytes, void *user)
@@ -1947,6 +2086,8 @@ int wse_train_load(wse_train *t, const char *path)
 			     "checkpoint %s: data position %llu beyond the %u training examples",
 			     path, (unsigned long long)meta.data_pos, t->train.n);
 	}
+	if (rc == 0)
+		rc = tr_masks_changed(t, backup, path);
 	free(backup);
 	if (rc)
 		return rc;
@@ -1975,5 +2116,17 @@ int wse_train_import_npz(wse_train *t, const char *path)
 		return WSE_ERROR_INVALID_PARAM;
 	int rc = tr_sync(t, "wse_train_import_npz");
 
-	return rc ? rc : npz_read(path, &t->st, t->err, sizeof(t->err));
+	if (rc)
+		return rc;
+	size_t bytes = t->st.arena_elems * sizeof(float);
+	float *backup = malloc(bytes ? bytes : 1);
+
+	if (!backup)
+		return tr_fail(t, WSE_ERROR_NO_MEM, "npz %s: out of memory", path);
+	memcpy(backup, t->st.arena, bytes);
+	rc = npz_read(path, &t->st, t->err, sizeof(t->err));
+	if (!rc)
+		rc = tr_masks_changed(t, backup, path);
+	free(backup);
+	return rc;
 }

@@ -42,24 +42,33 @@ static float ref_fmax(float a, float b)
  * first product, then fused multiply-adds, over the row's streamed scalars
  * in order: W[o][i] * x[i][t] for i = r, r+R, r+2R, ... < n_i, then at
  * o's owner row (o mod R) the bias as one more, b[o] * 1.0 (+0 for a row
- * with none). y is [n_o][Bp], x is [n_i][Bp]. */
+ * with none). With a mask (m not NULL) the masked weights are not streamed:
+ * the chain runs over the kept ones only, and a row with none kept is a row
+ * with no input. y is [n_o][Bp], x is [n_i][Bp]. */
 static void ref_forward(unsigned R, unsigned n_i, unsigned n_o, unsigned Bp,
-			const float *w, const float *bias, const float *x,
-			float *z)
+			const float *w, const float *m, const float *bias,
+			const float *x, float *z)
 {
 	for (unsigned o = 0; o < n_o; o++) {
 		const float *wo = w + (size_t)o * n_i;
+		const float *mo = m ? m + (size_t)o * n_i : NULL;
 
 		for (unsigned t = 0; t < Bp; t++) {
 			float s = 0.0f;
 
 			for (unsigned r = 0; r < R; r++) {
-				float p = (r < n_i) ? wo[r] * x[(size_t)r * Bp + t] : 0.0f;
+				float p = 0.0f;
+				int any = 0;
 
-				for (unsigned i = r + R; i < n_i; i += R)
-					p = fmaf(wo[i], x[(size_t)i * Bp + t], p);
+				for (unsigned i = r; i < n_i; i += R) {
+					if (mo && mo[i] == 0.0f)
+						continue;
+					p = any ? fmaf(wo[i], x[(size_t)i * Bp + t], p)
+						: wo[i] * x[(size_t)i * Bp + t];
+					any = 1;
+				}
 				if (ref_row(o, R) == r)
-					p = (r < n_i) ? fmaf(bias[o], 1.0f, p) : bias[o] * 1.0f;
+					p = any ? fmaf(bias[o], 1.0f, p) : bias[o] * 1.0f;
 				s = (r == 0) ? p : s + p;
 			}
 			z[(size_t)o * Bp + t] = s;
@@ -68,17 +77,19 @@ static void ref_forward(unsigned R, unsigned n_i, unsigned n_o, unsigned Bp,
 }
 
 /* dx[i][t] = fused multiply-adds over o = 0 .. n_o-1 (ascending, from +0)
- * of W[o][i] * dz[o][t], all at i's owner row; then masked by the ReLU of
- * the layer input. */
+ * of W[o][i] * dz[o][t], all at i's owner row, skipping the masked W[o][i]
+ * (m not NULL); then masked by the ReLU of the layer input. */
 static void ref_backward_inputs(unsigned n_i, unsigned n_o, unsigned Bp, const float *w,
-				const float *dz, const float *h_in, float *dz_in)
+				const float *m, const float *dz, const float *h_in,
+				float *dz_in)
 {
 	for (unsigned i = 0; i < n_i; i++) {
 		for (unsigned t = 0; t < Bp; t++) {
 			float q = 0.0f;
 
 			for (unsigned o = 0; o < n_o; o++)
-				q = fmaf(w[(size_t)o * n_i + i], dz[(size_t)o * Bp + t], q);
+				if (!m || m[(size_t)o * n_i + i] != 0.0f)
+					q = fmaf(w[(size_t)o * n_i + i], dz[(size_t)o * Bp + t], q);
 			size_t k = (size_t)i * Bp + t;
 
 			dz_in[k] = (h_in[k] > 0.0f) ? q : 0.0f;
@@ -89,11 +100,12 @@ static void ref_backward_inputs(unsigned n_i, unsigned n_o, unsigned Bp, const f
 /* dW[o][i] = one fused chain over the tokens in column order, t = c + jC
  * for c = 0..C-1, j = 0..Tc-1: the first product dz[o][0] * x[i][0], then
  * fma(dz[o][t], x[i][t], .) for every later token (each column goes on
- * from its west neighbour's sums); db[o] = chain over columns c of
- * (additions of dz[o][t] over the column's slots, from +0). */
+ * from its west neighbour's sums); a masked weight's gradient is +0, not
+ * computed (m not NULL); db[o] = chain over columns c of (additions of
+ * dz[o][t] over the column's slots, from +0). */
 static void ref_backward_weights(unsigned C, unsigned n_i, unsigned n_o,
-				 unsigned Bp, const float *dz, const float *x,
-				 float *dw, float *db)
+				 unsigned Bp, const float *m, const float *dz,
+				 const float *x, float *dw, float *db)
 {
 	unsigned Tc = Bp / C;
 
@@ -102,6 +114,11 @@ static void ref_backward_weights(unsigned C, unsigned n_i, unsigned n_o,
 
 		for (unsigned i = 0; i < n_i; i++) {
 			const float *xi = x + (size_t)i * Bp;
+
+			if (m && m[(size_t)o * n_i + i] == 0.0f) {
+				dw[(size_t)o * n_i + i] = 0.0f;
+				continue;
+			}
 			float g = d[0] * xi[0];
 
 			for (unsigned c = 0; c < C; c++)
@@ -166,7 +183,7 @@ int train_ref_pass(const struct train_ref_net *net, const float *x,
 		size_t n = (size_t)net->dims[l + 1] * Bp;
 
 		ref_forward(R, net->dims[l], net->dims[l + 1], Bp, net->w[l],
-			    net->b[l], act[l], z);
+			    net->mask[l], net->b[l], act[l], z);
 		if (l + 1 < L)
 			for (size_t k = 0; k < n; k++)
 				z[k] = (z[k] > 0.0f) ? z[k] : 0.0f;
@@ -232,10 +249,10 @@ int train_ref_pass(const struct train_ref_net *net, const float *x,
 	if (backward) {
 		for (unsigned l = L; l-- > 0;) {
 			ref_backward_weights(C, net->dims[l], net->dims[l + 1], Bp,
-					     dz, act[l], out->dw[l], out->db[l]);
+					     net->mask[l], dz, act[l], out->dw[l], out->db[l]);
 			if (l > 0) {
 				ref_backward_inputs(net->dims[l], net->dims[l + 1], Bp,
-						    net->w[l], dz, act[l], dz2);
+						    net->w[l], net->mask[l], dz, act[l], dz2);
 				float *tmp = dz;
 
 				dz = dz2;

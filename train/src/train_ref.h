@@ -24,6 +24,10 @@ struct train_ref_net {
 	unsigned dims[TRAIN_REF_MAX_LAYERS + 1]; /* dims[0] input ... dims[L] classes */
 	float *w[TRAIN_REF_MAX_LAYERS];  /* w[l][o * dims[l] + i] */
 	float *b[TRAIN_REF_MAX_LAYERS];  /* b[l][o] */
+	/* mask[l] (same shape as w[l], +1.0 kept, +0.0 masked) or NULL (dense):
+	 * a product with a masked weight is not computed, the gradient of a
+	 * masked weight is +0 (docs/training-dataflow.md, section 13) */
+	const float *mask[TRAIN_REF_MAX_LAYERS];
 	/* the weights' version: two passes given the same nonzero version
 	 * read the same weights (a backend whose device keeps a copy sends
 	 * them once); 0: unknown */
