@@ -5,7 +5,8 @@
 #   make fpga-venv       the pinned place-and-route tools ($(FPGA_VENV))
 #   make fpga-synth      synth_ecp5 of the tile, the router, the host interface
 #   make bench-fpga      BENCH fpga.* figures: resources, tiles per device,
-#                        Fmax of the router and the FPU from nextpnr-ecp5
+#                        Fmax of the tile, the router and the FPU from
+#                        nextpnr-ecp5
 #                        (out of context)
 #   make test-full-fpga  the tile, router and FPU syntheses with their netlist
 #                        checks
@@ -87,10 +88,9 @@ fpga-synth: $(FPGA_SYNTH_TIMES)
 
 # ---- place and route -------------------------------------------------------------
 # Any synthesized block: make $(FPGA_DIR)/<block>-pnr/times. bench-fpga
-# places and routes the router and the FPU apart (FPGA_PNR_BLOCKS): the
-# whole tile does not fit the 85F today (118,214 LUT4, docs/fpga.md)
-# (make bench-fpga FPGA_PNR_BLOCKS=tile once it does).
-FPGA_PNR_BLOCKS ?= router fpu
+# places and routes the tile, the router and the FPU apart
+# (FPGA_PNR_BLOCKS), each out of context; the tile takes about 15 minutes.
+FPGA_PNR_BLOCKS ?= tile router fpu
 $(FPGA_DIR)/%-pnr/times: $(FPGA_DIR)/%/times $(FPGA_VENV)/.stamp tests/fpga/pnr.sh tests/fpga/timed.sh
 	tests/fpga/pnr.sh $(FPGA_NEXTPNR) $(FPGA_DIR)/$*/netlist.json $(@D) \
 	  $(FPGA_PNR_TIMEOUT) $(FPGA_FREQ) || [ $$? -eq 2 ]
