@@ -32,9 +32,10 @@ EOP
 N=4
 # The simulators this test's runs spawn, and only those (other tests may
 # run simulators beside it): libwsehost makes their sockets under $TMPDIR,
-# which is the test's own.
-export TMPDIR=$W/tmp
-mkdir -p "$TMPDIR"
+# which is the test's own, and short (libwsehost falls back to /tmp for a
+# TMPDIR longer than 40 characters).
+export TMPDIR=$(mktemp -d /tmp/wsemesh.XXXXXX)
+trap 'rm -rf "$TMPDIR"' EXIT
 sims() { pgrep -f -- "--socket $TMPDIR/" | wc -l; }
 case ${WSE_TEST_DEVICE:-} in
 *model=fast*) model="wsemu-fast, the functional model" ;;

@@ -19,8 +19,11 @@ S=${MPI_STEPS:-4}
 rm -rf "$W"; mkdir -p "$W"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-export TMPDIR=$W/tmp
-mkdir -p "$TMPDIR"
+# The simulators' sockets go under TMPDIR (libwsehost falls back to /tmp
+# for a TMPDIR longer than 40 characters): a short one of this run's own,
+# so that the simulators of this run are found by it.
+export TMPDIR=$(mktemp -d /tmp/wsempi.XXXXXX)
+trap 'rm -rf "$TMPDIR"' EXIT
 if [ "$(id -u)" -eq 0 ]; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
@@ -127,8 +130,8 @@ for i in $(seq 300); do
 	[ -f "$W/lost/metrics.csv" ] && [ "$(wc -l < "$W/lost/metrics.csv")" -ge 5 ] && break
 	sleep 0.1
 done
-sim=$(pgrep -f -- "--socket $TMPDIR/" | head -1)
-[ -n "$sim" ] && kill -9 "$sim"
+sim=$(pgrep -n -f -- "--socket $TMPDIR/")  # the newest: this run's, not a leftover
+[ -n "$sim" ] && kill -9 "$sim" || fail "no simulator of the run found to kill"
 wait $job
 st=$?
 grep '^wsetrain: device' "$W/lost.out" | sed 's/^/    /'
