@@ -34,7 +34,8 @@ N=4
 # run simulators beside it): libwsehost makes their sockets under $TMPDIR,
 # which is the test's own, and short (libwsehost falls back to /tmp for a
 # TMPDIR longer than 40 characters).
-export TMPDIR=$(mktemp -d /tmp/wsemesh.XXXXXX)
+TMPDIR=$(mktemp -d /tmp/wsemesh.XXXXXX) || { echo "cannot make a directory in /tmp"; exit 2; }
+export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 sims() { pgrep -f -- "--socket $TMPDIR/" | wc -l; }
 case ${WSE_TEST_DEVICE:-} in

@@ -22,7 +22,8 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # The simulators' sockets go under TMPDIR (libwsehost falls back to /tmp
 # for a TMPDIR longer than 40 characters): a short one of this run's own,
 # so that the simulators of this run are found by it.
-export TMPDIR=$(mktemp -d /tmp/wsempi.XXXXXX)
+TMPDIR=$(mktemp -d /tmp/wsempi.XXXXXX) || { echo "cannot make a directory in /tmp"; exit 2; }
+export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 if [ "$(id -u)" -eq 0 ]; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
