@@ -69,6 +69,9 @@ $(WIRE_T)/fuzz_image: $(WIRE_FUZZ_SRCS) $(WIRE_HDRS) | deps
 	clang -std=c11 -O1 -g $(CLIB_WARN) -Iinclude -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $(WIRE_FUZZ_SRCS)
 WIRE_FUZZ_SHORT ?= 5
+# A fixed seed for the short run in test-wire, so a failure is reproducible;
+# the long run (test-full) draws a new one.
+WIRE_FUZZ_SEED ?= 1
 FUZZ_TIME ?= 600
 
 test-wire: $(BUILD)/tests/wire/check_wire wire $(WIRE_T)/test_image $(WIRE_T)/san/test_image $(WIRE_T)/fuzz_image
@@ -89,7 +92,7 @@ test-wire: $(BUILD)/tests/wire/check_wire wire $(WIRE_T)/test_image $(WIRE_T)/sa
 	@echo "--- fuzz_image ($(WIRE_FUZZ_SHORT) s)"
 	@rm -rf $(WIRE_T)/fuzz-corpus; mkdir -p $(WIRE_T)/fuzz-corpus; \
 	$(WIRE_T)/test_image --write-corpus $(WIRE_T)/fuzz-corpus; \
-	$(WIRE_T)/fuzz_image -max_total_time=$(WIRE_FUZZ_SHORT) -max_len=4096 -print_final_stats=1 \
+	$(WIRE_T)/fuzz_image -seed=$(WIRE_FUZZ_SEED) -max_total_time=$(WIRE_FUZZ_SHORT) -max_len=4096 -print_final_stats=1 \
 		$(WIRE_T)/fuzz-corpus 2> $(WIRE_T)/fuzz.log || { tail -40 $(WIRE_T)/fuzz.log; exit 1; }; \
 	grep -E 'stat::number_of_executed_units|cov:' $(WIRE_T)/fuzz.log | tail -2
 	@echo "test-wire: all passed"

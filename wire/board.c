@@ -8,7 +8,10 @@
  */
 #include <libfdt.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wsemu/wse_board.h"
@@ -50,7 +53,7 @@ static int u32(struct ctx *c, int off, const char *path, const char *name,
 	if (len != 4)
 		return fail(c, "%s: property %s must be one cell, has %d bytes",
 			    path, name, len);
-	uint32_t v = fdt32_to_cpu(*p);
+	uint32_t v = fdt32_ld(p);
 	if (v < lo || v > hi)
 		return fail(c, "%s: %s = %u out of range [%u, %u]", path, name,
 			    v, lo, hi);
@@ -93,11 +96,15 @@ static int names_resolve(const void *fdt)
 		if (tag == FDT_END)
 			return 0;
 		if (tag == FDT_PROP) {
-			const struct fdt_property *p =
-				fdt_offset_ptr(fdt, off, sizeof(*p));
+			/* The blob may sit at any byte address (a DTB inside a
+			 * link packet does), so the name offset is loaded a byte
+			 * at a time: struct fdt_property is never dereferenced. */
+			const fdt32_t *no = fdt_offset_ptr(fdt,
+				off + (int)offsetof(struct fdt_property, nameoff),
+				sizeof(*no));
 			int len;
 
-			if (!p || !fdt_get_string(fdt, fdt32_to_cpu(p->nameoff), &len))
+			if (!no || !fdt_get_string(fdt, fdt32_ld(no), &len))
 				return -FDT_ERR_BADSTRUCTURE;
 		}
 		if (next <= off)
@@ -176,11 +183,13 @@ static int fpga(struct ctx *c, struct wse_board *b)
 	return 0;
 }
 
+static int board_parse(const void *dtb, size_t len, struct wse_board *b,
+			char *err, size_t errlen);
+
 int wse_board_parse(const void *dtb, size_t len, struct wse_board *b,
 		    char *err, size_t errlen)
 {
 	struct ctx c = {dtb, err, errlen};
-	int mesh, tile, link, r;
 
 	if (err && errlen)
 		err[0] = 0;
@@ -190,6 +199,30 @@ int wse_board_parse(const void *dtb, size_t len, struct wse_board *b,
 	if (len < sizeof(struct fdt_header) || len > WSE_BOARD_MAX_DTB)
 		return fail(&c, "DTB of %zu bytes (at most %u)", len,
 			    WSE_BOARD_MAX_DTB);
+	/* libfdt reads a blob only at an 8-byte aligned address
+	 * (FDT_ERR_ALIGNMENT), and a DTB inside a link packet may sit at any
+	 * byte: such a blob is parsed from an aligned copy. */
+	if ((uintptr_t)dtb & 7) {
+		void *copy = malloc(len);
+		int r;
+
+		if (!copy)
+			return WSE_ERROR_NO_MEM;
+		memcpy(copy, dtb, len);
+		r = board_parse(copy, len, b, err, errlen);
+		free(copy);
+		return r;
+	}
+	return board_parse(dtb, len, b, err, errlen);
+}
+
+/* wse_board_parse() on a blob at an 8-byte aligned address. */
+static int board_parse(const void *dtb, size_t len, struct wse_board *b,
+		       char *err, size_t errlen)
+{
+	struct ctx c = {dtb, err, errlen};
+	int mesh, tile, link, r;
+
 	r = fdt_check_header(dtb);
 	if (!r && fdt_totalsize(dtb) > len)
 		r = -FDT_ERR_TRUNCATED;
@@ -259,7 +292,7 @@ int wse_board_parse(const void *dtb, size_t len, struct wse_board *b,
 		return fail(&c, "/mesh: wsemu,color-vc-map must have %d cells",
 			    WSE_NUM_COLORS);
 	for (int i = 0; i < WSE_NUM_COLORS; i++) {
-		uint32_t v = fdt32_to_cpu(map[i]);
+		uint32_t v = fdt32_ld(&map[i]);
 		if (v >= b->num_vc)
 			return fail(&c, "/mesh: wsemu,color-vc-map[%d] = %u, only %u virtual channels",
 				    i, v, b->num_vc);

@@ -120,8 +120,10 @@ struct wse_info {
 WSE_API int wse_get_info(wse_device *dev, struct wse_info *info);
 /* The raw DTB, valid until wse_close(). */
 WSE_API int wse_get_dtb(wse_device *dev, const void **dtb, size_t *len);
-/* Parse a DTB without a device (same checks as wse_open). On
- * WSE_ERROR_BAD_DTB, errbuf (if not NULL) says what is wrong. */
+/* Parse a DTB without a device (same checks as wse_open). The blob may sit
+ * at any address. On WSE_ERROR_BAD_DTB, errbuf (if not NULL) says what is
+ * wrong; WSE_ERROR_NO_MEM when a blob that is not 8-byte aligned (libfdt's
+ * requirement) cannot be copied. */
 WSE_API int wse_parse_dtb(const void *dtb, size_t len, struct wse_info *info,
 			  char *errbuf, size_t errlen);
 

@@ -47,8 +47,11 @@ struct wse_board {
  * Check a DTB against the binding and fill *b. On failure err (when not
  * NULL and errlen > 0) holds one line naming the node, the property and
  * what is wrong, e.g. "/mesh: wsemu,columns = 0 out of range [1, 64]", and
- * *b is unspecified. Returns 0, or:
+ * *b is unspecified. The blob may sit at any address (one that libfdt
+ * cannot read in place, not 8-byte aligned, is parsed from a copy).
+ * Returns 0, or:
  *   WSE_ERROR_INVALID_PARAM  dtb or b NULL
+ *   WSE_ERROR_NO_MEM         no memory for the aligned copy
  *   WSE_ERROR_BAD_DTB        not a valid blob (size, libfdt's full check),
  *                            not "wsemu,wse", a node or property missing,
  *                            of the wrong size, out of range, or breaking
