@@ -33,11 +33,18 @@
 
 extern char **environ;
 
+/* The socket's name inside its directory. */
+#define SIM_SOCK_NAME "/link.sock"
+/* Suffix of the private directory, made by mkdtemp() under $TMPDIR. */
+#define SIM_DIR_NAME "/wsehost-XXXXXX"
+
 struct wse_transport {
 	int fd;
 	pid_t child;      /* spawned simulator, or 0 */
-	char dir[64];     /* private directory of the spawned socket */
-	char path[108];
+	/* private directory of the spawned socket: as long as the socket's
+	 * path (sun_path, 108 bytes on Linux) leaves room for */
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path) - sizeof(SIM_SOCK_NAME) + 1];
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	const struct wse_logger *log;
 };
 
@@ -172,16 +179,23 @@ static int spawn_sim(struct wse_transport *t, const char *board, int fast)
 	if (!prog || !*prog)
 		prog = fast ? "wsemu-fast" : "wsemu-sim";
 	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp || strlen(tmp) > 40)
+	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	snprintf(t->dir, sizeof(t->dir), "%s/wsehost-XXXXXX", tmp);
+	if (strlen(tmp) + sizeof(SIM_DIR_NAME) > sizeof(t->dir)) {
+		/* A Unix socket's path has at most 107 characters. */
+		wse_log(t->log, WSE_LOG_WARNING,
+			"sim: TMPDIR %s is too long for a socket path (at most %zu characters here); using /tmp",
+			tmp, sizeof(t->dir) - sizeof(SIM_DIR_NAME));
+		tmp = "/tmp";
+	}
+	snprintf(t->dir, sizeof(t->dir), "%s" SIM_DIR_NAME, tmp);
 	if (!mkdtemp(t->dir)) { /* mode 0700: the socket is private */
 		int e = errno;
 		t->dir[0] = 0;
 		wse_log(t->log, WSE_LOG_ERROR, "sim: mkdtemp: %s", strerror(e));
 		return errno_to_error(e);
 	}
-	snprintf(t->path, sizeof(t->path), "%s/link.sock", t->dir);
+	snprintf(t->path, sizeof(t->path), "%s" SIM_SOCK_NAME, t->dir);
 	char *argv[] = {(char *)prog, "--board", (char *)board, "--socket",
 			t->path, NULL};
 	int e = posix_spawnp(&t->child, prog, NULL, NULL, argv, environ);

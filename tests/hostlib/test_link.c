@@ -7,6 +7,7 @@
  * answers late or speaks another major version. Errors, never hangs.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -467,6 +468,54 @@ static void test_spawn(void **state)
 	free(saved);
 }
 
+/* Entries named wsehost-* in directory d. */
+static int private_dirs(const char *d)
+{
+	DIR *dp = opendir(d);
+	assert_non_null(dp);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(dp));)
+		n += !strncmp(e->d_name, "wsehost-", 8);
+	closedir(dp);
+	return n;
+}
+
+/* The spawned simulator's socket goes in a private directory under
+ * $TMPDIR whenever the socket's path fits a sockaddr_un (TMPDIR up to 82
+ * characters), else under /tmp; the directory goes on close. */
+static void test_spawn_tmpdir(void **state)
+{
+	(void)state;
+	if (!getenv("WSEMU_SIM"))
+		skip();
+	char base[] = "/tmp/wsetmpXXXXXX";
+	assert_non_null(mkdtemp(base));
+	char lng[128];
+	/* base (17) + "/" + padding: exactly 82, then 83 characters. */
+	for (int len = 82; len <= 83; len++) {
+		snprintf(lng, sizeof(lng), "%s/%0*d", base, len - 18, 0);
+		assert_int_equal((int)strlen(lng), len);
+		assert_int_equal(mkdir(lng, 0700), 0);
+		char *saved = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+		setenv("TMPDIR", lng, 1);
+		wse_device *d;
+		struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 1000,
+					  .open_timeout_ms = 5000};
+		assert_int_equal(wse_open(&d, "sim:board=sim-2x2", &o), 0);
+		assert_int_equal(wse_ping(d, "tmpdir", 6), 0);
+		assert_int_equal(private_dirs(lng), len == 82);
+		wse_close(d);
+		assert_int_equal(private_dirs(lng), 0);
+		if (saved)
+			setenv("TMPDIR", saved, 1);
+		else
+			unsetenv("TMPDIR");
+		free(saved);
+		assert_int_equal(rmdir(lng), 0);
+	}
+	assert_int_equal(rmdir(base), 0);
+}
+
 int main(void)
 {
 	if (fake_test_paths(dir, sock, dtb))
@@ -485,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_debug_env),
 		cmocka_unit_test(test_spawn),
+		cmocka_unit_test(test_spawn_tmpdir),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	char bad[256];

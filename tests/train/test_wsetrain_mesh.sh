@@ -33,7 +33,7 @@ N=4
 # The simulators this test's runs spawn, and only those (other tests may
 # run simulators beside it): libwsehost makes their sockets under $TMPDIR,
 # which is the test's own, and short (libwsehost falls back to /tmp for a
-# TMPDIR longer than 40 characters).
+# TMPDIR longer than 82 characters, too long for a socket's path).
 TMPDIR=$(mktemp -d /tmp/wsemesh.XXXXXX) || { echo "cannot make a directory in /tmp"; exit 2; }
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT

@@ -20,7 +20,7 @@ rm -rf "$W"; mkdir -p "$W"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # The simulators' sockets go under TMPDIR (libwsehost falls back to /tmp
-# for a TMPDIR longer than 40 characters): a short one of this run's own,
+# for a TMPDIR longer than 82 characters): a short one of this run's own,
 # so that the simulators of this run are found by it.
 TMPDIR=$(mktemp -d /tmp/wsempi.XXXXXX) || { echo "cannot make a directory in /tmp"; exit 2; }
 export TMPDIR
