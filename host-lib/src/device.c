@@ -16,7 +16,7 @@
 
 /* ---- Any opcode (transport.h) --------------------------------------------- */
 
-int wse_request(wse_device *d, uint8_t op, const void *pl, size_t len,
+int wsei_request(wse_device *d, uint8_t op, const void *pl, size_t len,
 		void *rep, size_t cap)
 {
 	if (!d || (len && !pl) || (cap && !rep))
@@ -493,7 +493,7 @@ int wse_flash_verify(wse_device *d, uint32_t off, uint32_t len, uint32_t crc)
 	wse_flash_encode(pl, sizeof(pl), WSE_OP_FLASH_VERIFY, &f);
 	int r = wsei_transact(d, WSE_OP_FLASH_VERIFY, pl, sizeof(pl), &rep);
 	if (r == WSE_ERROR_VERIFY && rep.len == 4)
-		wse_log(wsei_log(d), WSE_LOG_INFO,
+		wsei_logf(wsei_log(d), WSE_LOG_INFO,
 			"flash verify: expected crc %08x, device has %08x", crc,
 			wse_get_le32(got));
 	if (!r && (rep.len != 4 || wse_get_le32(got) != crc))

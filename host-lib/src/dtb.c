@@ -9,7 +9,7 @@
 #include "transport.h"
 #include "wsemu/wse_board.h"
 
-int wse_dtb_parse(const void *dtb, size_t len, struct wse_info *info,
+int wsei_dtb_parse(const void *dtb, size_t len, struct wse_info *info,
 		  char *err, size_t errlen)
 {
 	struct wse_board b;
@@ -57,5 +57,5 @@ int wse_parse_dtb(const void *dtb, size_t len, struct wse_info *info,
 		size_t n = info->size < keep ? info->size : keep;
 		memset((char *)info + sizeof(size_t), 0, n - sizeof(size_t));
 	}
-	return wse_dtb_parse(dtb, len, info, errbuf, errlen);
+	return wsei_dtb_parse(dtb, len, info, errbuf, errlen);
 }

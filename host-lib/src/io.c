@@ -199,7 +199,7 @@ static void add_orphan(struct wse_device *d, uint32_t tag)
 		d->orph = n;
 		d->orphcap = nc;
 	}
-	d->orph[d->norph++] = (struct orphan){tag, wse_now_ms() + d->timeout_ms};
+	d->orph[d->norph++] = (struct orphan){tag, wsei_now_ms() + d->timeout_ms};
 }
 
 /* 1 if tag was an orphan (now forgotten). */
@@ -298,7 +298,7 @@ static int link_error(struct wse_device *d, int r)
 		d->dead = 1;
 		d->naborts = 0;
 		d->norph = 0;
-		wse_log(&d->log, WSE_LOG_ERROR, "device is gone");
+		wsei_logf(&d->log, WSE_LOG_ERROR, "device is gone");
 		fail_all(d, WSE_ERROR_NO_DEVICE);
 	}
 	return r;
@@ -390,7 +390,7 @@ static void on_stream_out(struct wse_device *d, const struct wse_pkt *p)
 		use[i] += c.count;
 		if (WSE_EDGE_PORT_ROW(c.port) >= d->info.rows ||
 		    use[i] > d->outq[i].credits) {
-			wse_log(&d->log, WSE_LOG_WARNING,
+			wsei_logf(&d->log, WSE_LOG_WARNING,
 				"stream-out for port 0x%02x beyond its credits or rows: dropped",
 				c.port);
 			d->st.bad_packets++;
@@ -401,7 +401,7 @@ static void on_stream_out(struct wse_device *d, const struct wse_pkt *p)
 	while (wse_chunk_next(p->payload, p->length, &off, &c) == 1) {
 		struct wq *q = &d->outq[port_index(c.port)];
 		if (wq_push(q, c.wavelets, c.count)) {
-			wse_log(&d->log, WSE_LOG_ERROR,
+			wsei_logf(&d->log, WSE_LOG_ERROR,
 				"out of memory: stream-out data dropped");
 			d->st.bad_packets++;
 			return;
@@ -419,7 +419,7 @@ static void on_console(struct wse_device *d, const struct wse_pkt *p)
 	/* Worst case: a "[x,y] " prefix (at most 10 bytes) per byte. */
 	size_t need = d->con_len + 12 * ((size_t)c.count + 1) + 256;
 	if (need > (1u << 20)) {
-		wse_log(&d->log, WSE_LOG_WARNING,
+		wsei_logf(&d->log, WSE_LOG_WARNING,
 			"console buffer full (1 MiB unread): output dropped");
 		return;
 	}
@@ -459,7 +459,7 @@ static void log_version(struct wse_device *d, const struct wse_pkt *p,
 {
 	struct wse_wire_version v;
 	if (!wse_version_decode(p->payload, p->length, &v))
-		wse_log(&d->log, WSE_LOG_ERROR,
+		wsei_logf(&d->log, WSE_LOG_ERROR,
 			"device speaks protocol %u.%u%s%u.%u", v.dev_major,
 			v.dev_minor, sep, v.req_major, v.req_minor);
 }
@@ -471,7 +471,7 @@ static int answer(struct wse_device *d, struct req *q, int r,
 		  const struct wse_pkt *p)
 {
 	if (r != 1) {
-		wse_log(&d->log, WSE_LOG_WARNING, "received bad packet: %s",
+		wsei_logf(&d->log, WSE_LOG_WARNING, "received bad packet: %s",
 			wse_strerror(r));
 		if (r == WSE_ERROR_VERSION && p->payload &&
 		    p->status == WSE_ST_VERSION)
@@ -481,7 +481,7 @@ static int answer(struct wse_device *d, struct req *q, int r,
 	d->st.rx_packets++;
 	if (p->opcode != q->op) {
 		d->st.bad_packets++;
-		wse_log(&d->log, WSE_LOG_WARNING,
+		wsei_logf(&d->log, WSE_LOG_WARNING,
 			"response to %s tag %u has opcode %s",
 			wse_opcode_name(q->op), q->tag,
 			wse_opcode_name(p->opcode));
@@ -491,12 +491,12 @@ static int answer(struct wse_device *d, struct req *q, int r,
 		log_version(d, p, " and refused ");
 	if ((r = wse_payload_check(p))) {
 		d->st.bad_packets++;
-		wse_log(&d->log, WSE_LOG_WARNING, "malformed %s response: %s",
+		wsei_logf(&d->log, WSE_LOG_WARNING, "malformed %s response: %s",
 			wse_opcode_name(p->opcode), wse_strerror(r));
 		return WSE_ERROR_MALFORMED;
 	}
 	if (p->status != WSE_ST_OK) {
-		wse_log(&d->log, WSE_LOG_INFO, "%s tag %u: device status %s",
+		wsei_logf(&d->log, WSE_LOG_INFO, "%s tag %u: device status %s",
 			wse_opcode_name(p->opcode), p->tag,
 			wse_status_name(p->status));
 		if (p->status == WSE_ST_VERIFY && q->rep && q->cap >= 4) {
@@ -531,7 +531,7 @@ static void dispatch(struct wse_device *d, int r, const struct wse_pkt *p)
 		return;
 	}
 	if (r != 1) {
-		wse_log(&d->log, WSE_LOG_WARNING, "received bad packet: %s",
+		wsei_logf(&d->log, WSE_LOG_WARNING, "received bad packet: %s",
 			wse_strerror(r));
 		return;
 	}
@@ -539,11 +539,11 @@ static void dispatch(struct wse_device *d, int r, const struct wse_pkt *p)
 	if (!(p->flags & WSE_FLAG_EVENT)) {
 		if (take_orphan(d, p->tag) || is_retired(d, p->tag)) {
 			d->st.late_replies++;
-			wse_log(&d->log, WSE_LOG_DEBUG,
+			wsei_logf(&d->log, WSE_LOG_DEBUG,
 				"late reply to tag %u dropped", p->tag);
 		} else {
 			d->st.bad_packets++;
-			wse_log(&d->log, WSE_LOG_WARNING,
+			wsei_logf(&d->log, WSE_LOG_WARNING,
 				"unexpected packet %s tag %u dropped",
 				wse_opcode_name(p->opcode), p->tag);
 		}
@@ -551,7 +551,7 @@ static void dispatch(struct wse_device *d, int r, const struct wse_pkt *p)
 	}
 	if (wse_payload_check(p)) {
 		d->st.bad_packets++;
-		wse_log(&d->log, WSE_LOG_WARNING, "malformed %s event dropped",
+		wsei_logf(&d->log, WSE_LOG_WARNING, "malformed %s event dropped",
 			wse_opcode_name(p->opcode));
 		return;
 	}
@@ -580,7 +580,7 @@ static void *rx_main(void *arg)
 		if (n < 0) {
 			if (n != WSE_ERROR_NO_DEVICE) {
 				/* What was sent may never be answered now. */
-				wse_log(&d->log, WSE_LOG_WARNING,
+				wsei_logf(&d->log, WSE_LOG_WARNING,
 					"receive failed: %s", wse_strerror(n));
 				while (d->sent.head)
 					finish(d, d->sent.head->x, n, 0);
@@ -615,7 +615,7 @@ static int encode(struct wse_device *d, uint8_t op, uint32_t tag,
 			    .opcode = op,
 			    .tag = tag,
 			    .length = (uint32_t)len};
-	wse_log(&d->log, WSE_LOG_DEBUG, "tx %s tag %u len %zu",
+	wsei_logf(&d->log, WSE_LOG_DEBUG, "tx %s tag %u len %zu",
 		wse_opcode_name(op), tag, len);
 	return wse_pkt_encode(d->tx, d->txcap, &p, pl);
 }
@@ -658,7 +658,7 @@ static void flush(struct wse_device *d)
 			if (q->slot)
 				d->nsent++;
 			to = q->x->timeout_ms;
-			q->deadline = wse_now_ms() + to;
+			q->deadline = wsei_now_ms() + to;
 			tag = q->tag;
 			n = encode(d, q->op, tag, q->pl, q->len);
 			free(q->pl);
@@ -700,7 +700,7 @@ again:
 			continue;
 		}
 		d->st.timeouts++;
-		wse_log(&d->log, WSE_LOG_WARNING, "%s tag %u timed out",
+		wsei_logf(&d->log, WSE_LOG_WARNING, "%s tag %u timed out",
 			wse_opcode_name(q->op), q->tag);
 		finish(d, q->x, WSE_ERROR_TIMEOUT, 1);
 		goto again;
@@ -731,7 +731,7 @@ static void *cb_main(void *arg)
 	struct wse_device *d = arg;
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
-		long long now = wse_now_ms(), next = now + 1000;
+		long long now = wsei_now_ms(), next = now + 1000;
 		expire(d, now, &next);
 		struct wse_transfer *x = d->done_head;
 		if (x) {
@@ -846,7 +846,7 @@ static int submit(struct wse_device *d, struct wse_transfer *x, int timeout_ms)
 			rl_append(&d->queue, &x->req[i]);
 		}
 		if (x->sout) {
-			x->deadline = wse_now_ms() + timeout_ms;
+			x->deadline = wsei_now_ms() + timeout_ms;
 			x->in_fifo = 1;
 			if (d->sout_tail[x->port])
 				d->sout_tail[x->port]->next = x;
@@ -1003,7 +1003,7 @@ static int read_info(struct wse_device *d)
 	if (!r)
 		r = wse_info_decode(rep.buf, rep.len, &wi);
 	if (!r && wi.major != WSE_PROTO_MAJOR) {
-		wse_log(&d->log, WSE_LOG_ERROR,
+		wsei_logf(&d->log, WSE_LOG_ERROR,
 			"device reports protocol %u.%u, this library %u.%u",
 			wi.major, wi.minor, WSE_PROTO_MAJOR, WSE_PROTO_MINOR);
 		r = WSE_ERROR_VERSION;
@@ -1011,15 +1011,15 @@ static int read_info(struct wse_device *d)
 	if (!r && (wi.max_payload < WSE_PROTO_MIN_DEV_PAYLOAD ||
 		   wi.max_payload > WSE_PROTO_MAX_PAYLOAD ||
 		   wi.max_outstanding < WSE_PROTO_MIN_OUTSTANDING)) {
-		wse_log(&d->log, WSE_LOG_ERROR,
+		wsei_logf(&d->log, WSE_LOG_ERROR,
 			"device limits out of range (max_payload %u, max_outstanding %u)",
 			wi.max_payload, wi.max_outstanding);
 		r = WSE_ERROR_MALFORMED;
 	}
 	if (!r) {
-		r = wse_dtb_parse(wi.dtb, wi.dtb_len, &info, err, sizeof(err));
+		r = wsei_dtb_parse(wi.dtb, wi.dtb_len, &info, err, sizeof(err));
 		if (r == WSE_ERROR_BAD_DTB)
-			wse_log(&d->log, WSE_LOG_ERROR, "device tree: %s", err);
+			wsei_logf(&d->log, WSE_LOG_ERROR, "device tree: %s", err);
 	}
 	if (!r) {
 		d->dtb = malloc(wi.dtb_len);
@@ -1040,7 +1040,7 @@ static int read_info(struct wse_device *d)
 		d->max_payload = wi.max_payload;
 		d->max_out = wi.max_outstanding;
 		pthread_mutex_unlock(&d->lock);
-		wse_log(&d->log, WSE_LOG_INFO,
+		wsei_logf(&d->log, WSE_LOG_INFO,
 			"device %s (%ux%u), protocol %u.%u, build %s",
 			info.compatible, info.columns, info.rows, wi.major,
 			wi.minor, info.build_id);
@@ -1049,7 +1049,7 @@ static int read_info(struct wse_device *d)
 	return r;
 }
 
-int wse_open_ops(wse_device **devp, const struct wse_transport_ops *ops,
+int wsei_open_ops(wse_device **devp, const struct wse_transport_ops *ops,
 		 const char *args, const struct wse_open_opts *opts)
 {
 	struct wse_open_opts o = {0};
@@ -1081,7 +1081,7 @@ int wse_open_ops(wse_device **devp, const struct wse_transport_ops *ops,
 	 * device accepts. */
 	d->max_payload = WSE_PROTO_MIN_DEV_PAYLOAD;
 	d->max_out = WSE_PROTO_MIN_OUTSTANDING;
-	wse_logger_init(&d->log, o.log_cb, o.log_user, o.log_level);
+	wsei_logger_init(&d->log, o.log_cb, o.log_user, o.log_level);
 	d->txcap = wse_frame_bytes(WSE_PROTO_MAX_PAYLOAD);
 	d->tx = malloc(d->txcap);
 	int r = d->tx ? wse_rx_init(&d->rx, WSE_PROTO_MAX_PAYLOAD)
@@ -1099,7 +1099,7 @@ int wse_open_ops(wse_device **devp, const struct wse_transport_ops *ops,
 	if (!r)
 		r = read_info(d);
 	if (r) {
-		wse_log(&d->log, WSE_LOG_ERROR, "open failed: %s",
+		wsei_logf(&d->log, WSE_LOG_ERROR, "open failed: %s",
 			wse_strerror(r));
 		free_device(d);
 		return r;
@@ -1112,13 +1112,13 @@ int wse_open(wse_device **dev, const char *uri,
 	     const struct wse_open_opts *opts)
 {
 	const char *args;
-	const struct wse_transport_ops *ops = wse_transport_find(uri, &args);
+	const struct wse_transport_ops *ops = wsei_transport_find(uri, &args);
 	if (!dev)
 		return WSE_ERROR_INVALID_PARAM;
 	*dev = NULL;
 	if (!ops)
 		return WSE_ERROR_INVALID_PARAM;
-	return wse_open_ops(dev, ops, args, opts);
+	return wsei_open_ops(dev, ops, args, opts);
 }
 
 void wse_close(wse_device *d)
@@ -1126,7 +1126,7 @@ void wse_close(wse_device *d)
 	if (!d)
 		return;
 	if (on_cb_thread(d)) {
-		wse_log(&d->log, WSE_LOG_ERROR,
+		wsei_logf(&d->log, WSE_LOG_ERROR,
 			"wse_close called from a transfer callback: ignored");
 		return;
 	}

@@ -83,7 +83,7 @@ static void stderr_log(void *user, enum wse_log_level lv, const char *msg)
 	fprintf(stderr, "libwsehost %s: %s\n", names[lv], msg);
 }
 
-void wse_logger_init(struct wse_logger *lg, wse_log_cb cb, void *user,
+void wsei_logger_init(struct wse_logger *lg, wse_log_cb cb, void *user,
 		     int level)
 {
 	lg->cb = cb;
@@ -101,7 +101,7 @@ void wse_logger_init(struct wse_logger *lg, wse_log_cb cb, void *user,
 	}
 }
 
-void wse_log(const struct wse_logger *lg, enum wse_log_level lv,
+void wsei_logf(const struct wse_logger *lg, enum wse_log_level lv,
 	     const char *fmt, ...)
 {
 	if (!lg || !lg->cb || (int)lv > lg->level)
@@ -114,7 +114,7 @@ void wse_log(const struct wse_logger *lg, enum wse_log_level lv,
 	lg->cb(lg->user, lv, msg);
 }
 
-long long wse_now_ms(void)
+long long wsei_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -12,6 +12,10 @@
  * close-on-exec. send and recv run concurrently (the device's receiver
  * thread calls recv, one sender at a time calls send); open and close run
  * alone. Errors are enum wse_error values.
+ *
+ * Private to the library, like io.h: every function and table here is
+ * hidden (WSE_INTERNAL) and carries the wsei_ prefix; wse_ is the public
+ * API's (wsehost.h).
  */
 #ifndef WSEHOST_TRANSPORT_H
 #define WSEHOST_TRANSPORT_H
@@ -27,11 +31,11 @@ struct wse_logger {
 	void *user;
 	int level; /* highest level delivered; 0 = silent */
 };
-WSE_INTERNAL void wse_log(const struct wse_logger *lg, enum wse_log_level lv,
+WSE_INTERNAL void wsei_logf(const struct wse_logger *lg, enum wse_log_level lv,
 			  const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Logger from options and the WSE_DEBUG environment variable. */
-WSE_INTERNAL void wse_logger_init(struct wse_logger *lg, wse_log_cb cb,
+WSE_INTERNAL void wsei_logger_init(struct wse_logger *lg, wse_log_cb cb,
 				  void *user, int level);
 
 struct wse_transport; /* each transport's own state */
@@ -97,17 +101,17 @@ struct wse_transport_ops {
 	void (*stats)(struct wse_transport *t, struct wse_transport_stats *st);
 };
 
-WSE_INTERNAL extern const struct wse_transport_ops wse_transport_sim;
-WSE_INTERNAL extern const struct wse_transport_ops wse_transport_usb;
-WSE_INTERNAL extern const struct wse_transport_ops wse_transport_pcie;
+WSE_INTERNAL extern const struct wse_transport_ops wsei_transport_sim;
+WSE_INTERNAL extern const struct wse_transport_ops wsei_transport_usb;
+WSE_INTERNAL extern const struct wse_transport_ops wsei_transport_pcie;
 
 /* Table for a URI; *args points after "scheme:". NULL if unknown. */
 WSE_INTERNAL const struct wse_transport_ops *
-wse_transport_find(const char *uri, const char **args);
+wsei_transport_find(const char *uri, const char **args);
 
 /* Open a device over an explicit transport table (used by wse_open() and
  * by tests that wrap a transport). */
-WSE_INTERNAL int wse_open_ops(wse_device **dev,
+WSE_INTERNAL int wsei_open_ops(wse_device **dev,
 			      const struct wse_transport_ops *ops,
 			      const char *args,
 			      const struct wse_open_opts *opts);
@@ -117,14 +121,14 @@ WSE_INTERNAL int wse_open_ops(wse_device **dev,
  * response payload goes to rep (at most cap bytes). Returns the payload
  * length or an error: the device's status as an error (an unknown opcode
  * is BAD_OPCODE), TIMEOUT, NO_DEVICE, IO, OVERFLOW, LENGTH. */
-WSE_INTERNAL int wse_request(wse_device *dev, uint8_t op, const void *pl,
+WSE_INTERNAL int wsei_request(wse_device *dev, uint8_t op, const void *pl,
 			     size_t len, void *rep, size_t cap);
 
 /* Milliseconds on a monotonic clock. */
-WSE_INTERNAL long long wse_now_ms(void);
+WSE_INTERNAL long long wsei_now_ms(void);
 
 /* DTB checks shared by wse_parse_dtb() and wse_open(). */
-WSE_INTERNAL int wse_dtb_parse(const void *dtb, size_t len,
+WSE_INTERNAL int wsei_dtb_parse(const void *dtb, size_t len,
 			       struct wse_info *info, char *err,
 			       size_t errlen);
 

@@ -74,9 +74,9 @@ static int errno_to_error(int e)
 /* Wait for events on fd; 1 ready, TIMEOUT, IO. */
 static int wait_fd(int fd, short ev, int timeout_ms)
 {
-	long long end = wse_now_ms() + timeout_ms;
+	long long end = wsei_now_ms() + timeout_ms;
 	for (;;) {
-		long long left = end - wse_now_ms();
+		long long left = end - wsei_now_ms();
 		if (left < 0)
 			left = 0;
 		struct pollfd p = {.fd = fd, .events = ev};
@@ -183,7 +183,7 @@ static int spawn_sim(struct wse_transport *t, const char *board, int fast)
 		tmp = "/tmp";
 	if (strlen(tmp) + sizeof(SIM_DIR_NAME) > sizeof(t->dir)) {
 		/* A Unix socket's path has at most 107 characters. */
-		wse_log(t->log, WSE_LOG_WARNING,
+		wsei_logf(t->log, WSE_LOG_WARNING,
 			"sim: TMPDIR %s is too long for a socket path (at most %zu characters here); using /tmp",
 			tmp, sizeof(t->dir) - sizeof(SIM_DIR_NAME));
 		tmp = "/tmp";
@@ -192,7 +192,7 @@ static int spawn_sim(struct wse_transport *t, const char *board, int fast)
 	if (!mkdtemp(t->dir)) { /* mode 0700: the socket is private */
 		int e = errno;
 		t->dir[0] = 0;
-		wse_log(t->log, WSE_LOG_ERROR, "sim: mkdtemp: %s", strerror(e));
+		wsei_logf(t->log, WSE_LOG_ERROR, "sim: mkdtemp: %s", strerror(e));
 		return errno_to_error(e);
 	}
 	snprintf(t->path, sizeof(t->path), "%s" SIM_SOCK_NAME, t->dir);
@@ -201,11 +201,11 @@ static int spawn_sim(struct wse_transport *t, const char *board, int fast)
 	int e = posix_spawnp(&t->child, prog, NULL, NULL, argv, environ);
 	if (e) {
 		t->child = 0;
-		wse_log(t->log, WSE_LOG_ERROR, "sim: cannot start %s: %s",
+		wsei_logf(t->log, WSE_LOG_ERROR, "sim: cannot start %s: %s",
 			prog, strerror(e));
 		return e == ENOENT ? WSE_ERROR_NOT_FOUND : errno_to_error(e);
 	}
-	wse_log(t->log, WSE_LOG_INFO, "sim: started %s --board %s (pid %d)",
+	wsei_logf(t->log, WSE_LOG_INFO, "sim: started %s --board %s (pid %d)",
 		prog, board, (int)t->child);
 	return 0;
 }
@@ -247,7 +247,7 @@ static int sim_open(struct wse_transport **tp, const char *args,
 	if (bad || (!attach && !board) || (attach && !*attach) ||
 	    (board && !valid_board(board)) ||
 	    (attach && strlen(attach) >= sizeof(((struct wse_transport *)0)->path))) {
-		wse_log(log, WSE_LOG_ERROR, "sim: bad URI arguments '%s'",
+		wsei_logf(log, WSE_LOG_ERROR, "sim: bad URI arguments '%s'",
 			args);
 		return WSE_ERROR_INVALID_PARAM;
 	}
@@ -257,7 +257,7 @@ static int sim_open(struct wse_transport **tp, const char *args,
 	t->fd = -1;
 	t->log = log;
 	int r;
-	long long end = wse_now_ms() + timeout_ms;
+	long long end = wsei_now_ms() + timeout_ms;
 	if (board) {
 		r = spawn_sim(t, board, fast);
 		if (r)
@@ -268,7 +268,7 @@ static int sim_open(struct wse_transport **tp, const char *args,
 	for (;;) {
 		r = connect_once(t->path, &t->fd);
 		if (!r) {
-			long long left = end - wse_now_ms();
+			long long left = end - wsei_now_ms();
 			r = connect_finish(t->fd, left > 0 ? (int)left : 0);
 			if (!r)
 				break;
@@ -284,23 +284,23 @@ static int sim_open(struct wse_transport **tp, const char *args,
 		int st;
 		if (board && waitpid(t->child, &st, WNOHANG) == t->child) {
 			t->child = 0;
-			wse_log(log, WSE_LOG_ERROR,
+			wsei_logf(log, WSE_LOG_ERROR,
 				"sim: simulator exited before listening (status %d)",
 				WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 			r = WSE_ERROR_NO_DEVICE;
 			goto fail;
 		}
-		if (wse_now_ms() >= end) {
+		if (wsei_now_ms() >= end) {
 			r = WSE_ERROR_TIMEOUT;
 			goto fail;
 		}
 		usleep(5000);
 	}
-	wse_log(log, WSE_LOG_INFO, "sim: connected to %s", t->path);
+	wsei_logf(log, WSE_LOG_INFO, "sim: connected to %s", t->path);
 	*tp = t;
 	return 0;
 fail:
-	wse_log(log, WSE_LOG_ERROR, "sim: cannot connect to %s: %s",
+	wsei_logf(log, WSE_LOG_ERROR, "sim: cannot connect to %s: %s",
 		t->path[0] ? t->path : "(none)", wse_strerror(r));
 	cleanup(t);
 	return r;
@@ -310,7 +310,7 @@ static int sim_send(struct wse_transport *t, const void *buf, size_t len,
 		    int timeout_ms)
 {
 	const uint8_t *p = buf;
-	long long end = wse_now_ms() + timeout_ms;
+	long long end = wsei_now_ms() + timeout_ms;
 	while (len) {
 		ssize_t n = send(t->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
@@ -322,7 +322,7 @@ static int sim_send(struct wse_transport *t, const void *buf, size_t len,
 			continue;
 		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
 			return errno_to_error(errno);
-		long long left = end - wse_now_ms();
+		long long left = end - wsei_now_ms();
 		if (left <= 0)
 			return WSE_ERROR_TIMEOUT;
 		int r = wait_fd(t->fd, POLLOUT, (int)left);
@@ -337,7 +337,7 @@ static int sim_recv(struct wse_transport *t, void *buf, size_t cap,
 {
 	if (cap > (1u << 30))
 		cap = 1u << 30;
-	long long end = wse_now_ms() + timeout_ms;
+	long long end = wsei_now_ms() + timeout_ms;
 	for (;;) {
 		ssize_t n = recv(t->fd, buf, cap, MSG_DONTWAIT);
 		if (n > 0)
@@ -348,7 +348,7 @@ static int sim_recv(struct wse_transport *t, void *buf, size_t cap,
 			continue;
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return errno_to_error(errno);
-		long long left = end - wse_now_ms();
+		long long left = end - wsei_now_ms();
 		if (left <= 0)
 			return WSE_ERROR_TIMEOUT;
 		int r = wait_fd(t->fd, POLLIN, (int)left);
@@ -363,7 +363,7 @@ static void sim_close(struct wse_transport *t)
 		cleanup(t);
 }
 
-const struct wse_transport_ops wse_transport_sim = {
+const struct wse_transport_ops wsei_transport_sim = {
 	.scheme = "sim",
 	.open = sim_open,
 	.send = sim_send,
@@ -379,7 +379,7 @@ static int unsupported_open(struct wse_transport **t, const char *args,
 	(void)t;
 	(void)args;
 	(void)timeout_ms;
-	wse_log(log, WSE_LOG_ERROR, "transport not supported in this build");
+	wsei_logf(log, WSE_LOG_ERROR, "transport not supported in this build");
 	return WSE_ERROR_NOT_SUPPORTED;
 }
 static int unsupported_send(struct wse_transport *t, const void *b, size_t n,
@@ -402,7 +402,7 @@ static void unsupported_close(struct wse_transport *t)
 /* The pcie:/dev/wseN (a kernel driver) scheme is reserved: this
  * version's open answers NOT_SUPPORTED (docs/protocol.md says which
  * transports exist), so no device ever reaches the other entries. */
-const struct wse_transport_ops wse_transport_pcie = {
+const struct wse_transport_ops wsei_transport_pcie = {
 	.scheme = "pcie",
 	.open = unsupported_open,
 	.send = unsupported_send,
@@ -410,14 +410,14 @@ const struct wse_transport_ops wse_transport_pcie = {
 	.close = unsupported_close,
 };
 
-const struct wse_transport_ops *wse_transport_find(const char *uri,
+const struct wse_transport_ops *wsei_transport_find(const char *uri,
 						   const char **args)
 {
 	static const struct wse_transport_ops *const all[] = {
-		&wse_transport_sim, &wse_transport_usb, &wse_transport_pcie};
+		&wsei_transport_sim, &wsei_transport_usb, &wsei_transport_pcie};
 	if (!uri || !*uri) {
 		*args = "";
-		return &wse_transport_sim;
+		return &wsei_transport_sim;
 	}
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		size_t n = strlen(all[i]->scheme);

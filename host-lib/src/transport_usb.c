@@ -121,7 +121,7 @@ static struct timespec deadline(long long ms)
 static void mark_gone(struct wse_transport *t)
 {
 	if (!t->gone)
-		wse_log(t->log, WSE_LOG_ERROR, "usb: device disconnected");
+		wsei_logf(t->log, WSE_LOG_ERROR, "usb: device disconnected");
 	t->gone = 1;
 	pthread_cond_broadcast(&t->cond);
 }
@@ -139,7 +139,7 @@ static int submit_in(struct wse_transport *t, unsigned i)
 		return WSE_ERROR_NO_DEVICE;
 	}
 	if (r) {
-		wse_log(t->log, WSE_LOG_ERROR, "usb: bulk-IN submit: %s",
+		wsei_logf(t->log, WSE_LOG_ERROR, "usb: bulk-IN submit: %s",
 			libusb_error_name(r));
 		if (++t->in_lost == IN_XFERS) /* recv can only fail now */
 			pthread_cond_broadcast(&t->cond);
@@ -188,7 +188,7 @@ static void LIBUSB_CALL in_cb(struct libusb_transfer *x)
 		size_t n = (size_t)x->actual_length;
 		t->in_errors = 0;
 		if (t->chip)
-			n = wse_ftdi_strip(x->buffer, n, t->in_pkt,
+			n = wsei_ftdi_strip(x->buffer, n, t->in_pkt,
 					   &t->line_errors);
 		if (t->npark || ring_room(t) < n) {
 			t->park_len[i] = n;
@@ -208,7 +208,7 @@ static void LIBUSB_CALL in_cb(struct libusb_transfer *x)
 		break;
 	default: /* ERROR, STALL, TIMEOUT, OVERFLOW: try again */
 		if (t->in_errors++ % 1000 == 0)
-			wse_log(t->log, WSE_LOG_WARNING,
+			wsei_logf(t->log, WSE_LOG_WARNING,
 				"usb: bulk-IN status %d (%u in a row)",
 				(int)x->status, t->in_errors);
 		if (x->status == LIBUSB_TRANSFER_STALL)
@@ -312,7 +312,7 @@ static int identify(libusb_device *dev, const struct libusb_device_descriptor *d
 {
 	struct libusb_config_descriptor *cfg;
 	memset(f, 0, sizeof(*f));
-	f->chip = wse_ftdi_chip_find(dd->idVendor, dd->idProduct);
+	f->chip = wsei_ftdi_chip_find(dd->idVendor, dd->idProduct);
 	if (libusb_get_active_config_descriptor(dev, &cfg))
 		return 0;
 	int ok = 0;
@@ -337,7 +337,7 @@ static int identify(libusb_device *dev, const struct libusb_device_descriptor *d
 	uint8_t ports[8];
 	int np = libusb_get_port_numbers(dev, ports, sizeof(ports));
 	char path[32];
-	wse_usb_port_path(ports, np > 0 ? np : 0, path, sizeof(path));
+	wsei_usb_port_path(ports, np > 0 ? np : 0, path, sizeof(path));
 	snprintf(f->where, sizeof(f->where), "bus %u port %s",
 		 libusb_get_bus_number(dev), path);
 	return 1;
@@ -429,7 +429,7 @@ static int ctrl(struct wse_transport *t, uint8_t req, uint16_t value,
 					LIBUSB_ENDPOINT_OUT,
 					req, value, index, NULL, 0, CTRL_MS);
 	if (r < 0) {
-		wse_log(t->log, WSE_LOG_ERROR,
+		wsei_logf(t->log, WSE_LOG_ERROR,
 			"usb: FTDI request %u (value 0x%04x): %s", req, value,
 			libusb_error_name(r));
 		return usb_err(r);
@@ -451,9 +451,9 @@ static int ftdi_setup(struct wse_transport *t, unsigned baud)
 	unsigned actual;
 	if (!baud)
 		baud = t->chip->default_baud;
-	if (wse_ftdi_baud(t->chip, baud, (unsigned)t->ifnum, &div, &val, &idx,
+	if (wsei_ftdi_baud(t->chip, baud, (unsigned)t->ifnum, &div, &val, &idx,
 			  &actual)) {
-		wse_log(t->log, WSE_LOG_ERROR,
+		wsei_logf(t->log, WSE_LOG_ERROR,
 			"usb: the %s cannot make %u baud within 3 %%",
 			t->chip->name, baud);
 		return WSE_ERROR_INVALID_PARAM;
@@ -468,7 +468,7 @@ static int ftdi_setup(struct wse_transport *t, unsigned baud)
 	    (r = ctrl(t, WSE_FTDI_REQ_RESET, WSE_FTDI_PURGE_RX, port)) ||
 	    (r = ctrl(t, WSE_FTDI_REQ_RESET, WSE_FTDI_PURGE_TX, port)))
 		return r;
-	wse_log(t->log, WSE_LOG_INFO,
+	wsei_logf(t->log, WSE_LOG_INFO,
 		"usb: %s at %u baud (divisor 0x%05x), 8N1, DTR and RTS on, latency %d ms",
 		t->chip->name, actual, (unsigned)div, LATENCY_MS);
 	return 0;
@@ -509,11 +509,11 @@ static int LIBUSB_CALL arrived_cb(libusb_context *ctx, libusb_device *dev,
 static int find_open(struct wse_transport *t, const struct wse_usb_sel *sel,
 		     int timeout_ms)
 {
-	long long end = wse_now_ms() + timeout_ms;
+	long long end = wsei_now_ms() + timeout_ms;
 	char what[160], list[512];
 	struct found f;
 	int access_denied = 0, n;
-	wse_usb_sel_str(sel, what, sizeof(what));
+	wsei_usb_sel_str(sel, what, sizeof(what));
 	for (;;) {
 		int arrived = 0;
 		libusb_hotplug_callback_handle ah = 0;
@@ -524,14 +524,14 @@ static int find_open(struct wse_transport *t, const struct wse_usb_sel *sel,
 				    LIBUSB_HOTPLUG_MATCH_ANY, arrived_cb, &arrived, &ah);
 		n = scan(t, sel, &f, list, sizeof(list), &access_denied);
 		if (!n) {
-			wait_step(t, end - wse_now_ms(), &arrived);
+			wait_step(t, end - wsei_now_ms(), &arrived);
 		}
 		if (ah_on && !arrived)
 			libusb_hotplug_deregister_callback(t->ctx, ah);
 		if (n)
 			break;
-		if (wse_now_ms() >= end) {
-			wse_log(t->log, WSE_LOG_ERROR,
+		if (wsei_now_ms() >= end) {
+			wsei_logf(t->log, WSE_LOG_ERROR,
 				"usb: no board found (searched for:%s; FTDI 0403:6015/6001/6010/6014 or a vendor-class ff/57/01 interface)%s",
 				what, access_denied ?
 				"; some devices could not be opened to read their serial number (permissions, see " UDEV_RULE ")" : "");
@@ -539,13 +539,13 @@ static int find_open(struct wse_transport *t, const struct wse_usb_sel *sel,
 		}
 	}
 	if (n < 0) {
-		wse_log(t->log, WSE_LOG_ERROR, "usb: cannot list devices: %s",
+		wsei_logf(t->log, WSE_LOG_ERROR, "usb: cannot list devices: %s",
 			wse_strerror(n));
 		return n;
 	}
 	if (n > 1) {
 		libusb_unref_device(f.dev);
-		wse_log(t->log, WSE_LOG_ERROR,
+		wsei_logf(t->log, WSE_LOG_ERROR,
 			"usb: %d boards match (%s); choose one with usb:serial=S or usb:bus=B,port=P",
 			n, list);
 		return WSE_ERROR_INVALID_PARAM;
@@ -554,14 +554,14 @@ static int find_open(struct wse_transport *t, const struct wse_usb_sel *sel,
 	libusb_unref_device(f.dev);
 	if (r) {
 		if (r == LIBUSB_ERROR_ACCESS)
-			wse_log(t->log, WSE_LOG_ERROR,
+			wsei_logf(t->log, WSE_LOG_ERROR,
 				"usb: no permission to open %s; install the udev rule: "
 				"sudo install -m 0644 packaging/udev/" UDEV_RULE " /etc/udev/rules.d/ "
 				"(or make install-udev), then sudo udevadm control --reload "
 				"and replug the board",
 				f.where);
 		else
-			wse_log(t->log, WSE_LOG_ERROR, "usb: cannot open %s: %s",
+			wsei_logf(t->log, WSE_LOG_ERROR, "usb: cannot open %s: %s",
 				f.where, libusb_error_name(r));
 		t->h = NULL;
 		return usb_err(r);
@@ -574,14 +574,14 @@ static int find_open(struct wse_transport *t, const struct wse_usb_sel *sel,
 	libusb_set_auto_detach_kernel_driver(t->h, 1); /* ftdi_sio, Linux only */
 	r = libusb_claim_interface(t->h, t->ifnum);
 	if (r) {
-		wse_log(t->log, WSE_LOG_ERROR,
+		wsei_logf(t->log, WSE_LOG_ERROR,
 			"usb: cannot claim interface %d of %s: %s%s", t->ifnum,
 			f.where, libusb_error_name(r),
 			r == LIBUSB_ERROR_BUSY ? " (in use by another program)" : "");
 		return usb_err(r);
 	}
 	t->claimed = 1;
-	wse_log(t->log, WSE_LOG_INFO, "usb: %s serial %s, %s, interface %d, IN 0x%02x (%zu-byte packets), OUT 0x%02x",
+	wsei_logf(t->log, WSE_LOG_INFO, "usb: %s serial %s, %s, interface %d, IN 0x%02x (%zu-byte packets), OUT 0x%02x",
 		f.where, f.serial, f.chip ? f.chip->name : "vendor-class",
 		t->ifnum, t->ep_in, t->in_pkt, t->ep_out);
 	return 0;
@@ -614,7 +614,7 @@ static void cleanup(struct wse_transport *t)
 	}
 	if (left) {
 		/* Never seen: freeing them now could be used after free. */
-		wse_log(t->log, WSE_LOG_ERROR,
+		wsei_logf(t->log, WSE_LOG_ERROR,
 			"usb: %u transfers not cancelled, leaking them", left);
 	} else {
 		for (unsigned i = 0; i < IN_XFERS; i++)
@@ -678,8 +678,8 @@ static int usb_open(struct wse_transport **tp, const char *args,
 {
 	struct wse_usb_sel sel;
 	char err[160];
-	if (wse_usb_parse(args, &sel, err, sizeof(err))) {
-		wse_log(log, WSE_LOG_ERROR, "usb: bad URI arguments '%s': %s",
+	if (wsei_usb_parse(args, &sel, err, sizeof(err))) {
+		wsei_logf(log, WSE_LOG_ERROR, "usb: bad URI arguments '%s': %s",
 			args, err);
 		return WSE_ERROR_INVALID_PARAM;
 	}
@@ -696,7 +696,7 @@ static int usb_open(struct wse_transport **tp, const char *args,
 	int r = libusb_init(&t->ctx);
 	if (r) {
 		t->ctx = NULL;
-		wse_log(log, WSE_LOG_ERROR, "usb: libusb_init: %s (no USB here?)",
+		wsei_logf(log, WSE_LOG_ERROR, "usb: libusb_init: %s (no USB here?)",
 			libusb_error_name(r));
 		r = r == LIBUSB_ERROR_NO_MEM ? WSE_ERROR_NO_MEM : WSE_ERROR_NOT_FOUND;
 		goto fail;
@@ -717,7 +717,7 @@ static int usb_open(struct wse_transport **tp, const char *args,
 		if ((r = ftdi_setup(t, sel.baud)))
 			goto fail;
 	} else if (sel.baud) {
-		wse_log(log, WSE_LOG_WARNING,
+		wsei_logf(log, WSE_LOG_WARNING,
 			"usb: baud=%u ignored: the board is no FTDI bridge",
 			sel.baud);
 	}
@@ -726,7 +726,7 @@ static int usb_open(struct wse_transport **tp, const char *args,
 	*tp = t;
 	return 0;
 fail:
-	wse_log(log, WSE_LOG_ERROR, "usb: open failed: %s", wse_strerror(r));
+	wsei_logf(log, WSE_LOG_ERROR, "usb: open failed: %s", wse_strerror(r));
 	cleanup(t);
 	return r;
 }
@@ -774,7 +774,7 @@ static int usb_send(struct wse_transport *t, const void *buf, size_t len,
 		goto out;
 	}
 	if (e) { /* send's contract: any other failure is IO */
-		wse_log(t->log, WSE_LOG_ERROR, "usb: bulk-OUT submit: %s",
+		wsei_logf(t->log, WSE_LOG_ERROR, "usb: bulk-OUT submit: %s",
 			libusb_error_name(e));
 		r = WSE_ERROR_IO;
 		goto out;
@@ -848,7 +848,7 @@ static void usb_close(struct wse_transport *t)
 		cleanup(t);
 }
 
-const struct wse_transport_ops wse_transport_usb = {
+const struct wse_transport_ops wsei_transport_usb = {
 	.scheme = "usb",
 	.open = usb_open,
 	.send = usb_send,

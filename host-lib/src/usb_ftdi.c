@@ -18,7 +18,7 @@
 #include "usb_ftdi.h"
 #include "wsemu/wse_error.h"
 
-const struct wse_ftdi_chip wse_ftdi_chips[] = {
+const struct wse_ftdi_chip wsei_ftdi_chips[] = {
 	{0x0403, 0x6015, "FT231X", 3000000, 0, 1},
 	{0x0403, 0x6001, "FT232R", 3000000, 0, 1},
 	{0x0403, 0x6010, "FT2232H", 3000000, 1, 2},
@@ -26,9 +26,9 @@ const struct wse_ftdi_chip wse_ftdi_chips[] = {
 	{0, 0, NULL, 0, 0, 0},
 };
 
-const struct wse_ftdi_chip *wse_ftdi_chip_find(uint16_t vid, uint16_t pid)
+const struct wse_ftdi_chip *wsei_ftdi_chip_find(uint16_t vid, uint16_t pid)
 {
-	for (const struct wse_ftdi_chip *c = wse_ftdi_chips; c->name; c++)
+	for (const struct wse_ftdi_chip *c = wsei_ftdi_chips; c->name; c++)
 		if (c->vid == vid && c->pid == pid)
 			return c;
 	return NULL;
@@ -74,7 +74,7 @@ static uint32_t encode_div8(unsigned d8)
 	return (d8 >> 3) | ((uint32_t)frac_code[d8 & 7] << 14);
 }
 
-int wse_ftdi_baud(const struct wse_ftdi_chip *chip, unsigned baud,
+int wsei_ftdi_baud(const struct wse_ftdi_chip *chip, unsigned baud,
 		  unsigned ifnum, uint32_t *divisor, uint16_t *value,
 		  uint16_t *index, unsigned *actual)
 {
@@ -110,7 +110,7 @@ int wse_ftdi_baud(const struct wse_ftdi_chip *chip, unsigned baud,
 	return 0;
 }
 
-size_t wse_ftdi_strip(uint8_t *buf, size_t len, size_t maxpkt,
+size_t wsei_ftdi_strip(uint8_t *buf, size_t len, size_t maxpkt,
 		      uint64_t *line_errors)
 {
 	size_t out = 0;
@@ -177,7 +177,7 @@ static int valid_port(const char *v, size_t n)
 	return 0;
 }
 
-int wse_usb_parse(const char *args, struct wse_usb_sel *sel, char *err,
+int wsei_usb_parse(const char *args, struct wse_usb_sel *sel, char *err,
 		  size_t errlen)
 {
 	static const char *const keys[] = {"serial", "bus", "port", "vid",
@@ -264,7 +264,7 @@ int wse_usb_parse(const char *args, struct wse_usb_sel *sel, char *err,
 	return 0;
 }
 
-void wse_usb_port_path(const uint8_t *ports, int n, char *out, size_t cap)
+void wsei_usb_port_path(const uint8_t *ports, int n, char *out, size_t cap)
 {
 	size_t o = 0;
 	out[0] = 0;
@@ -278,7 +278,7 @@ void wse_usb_port_path(const uint8_t *ports, int n, char *out, size_t cap)
 		snprintf(out, cap, "0");
 }
 
-void wse_usb_sel_str(const struct wse_usb_sel *sel, char *out, size_t cap)
+void wsei_usb_sel_str(const struct wse_usb_sel *sel, char *out, size_t cap)
 {
 	size_t o = 0;
 	out[0] = 0;

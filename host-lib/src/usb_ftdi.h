@@ -44,9 +44,9 @@ struct wse_ftdi_chip {
 };
 
 /* The recognized bridges, ending with a zero entry. */
-WSE_INTERNAL extern const struct wse_ftdi_chip wse_ftdi_chips[];
+WSE_INTERNAL extern const struct wse_ftdi_chip wsei_ftdi_chips[];
 /* The entry for vid:pid, or NULL. */
-WSE_INTERNAL const struct wse_ftdi_chip *wse_ftdi_chip_find(uint16_t vid,
+WSE_INTERNAL const struct wse_ftdi_chip *wsei_ftdi_chip_find(uint16_t vid,
 							    uint16_t pid);
 
 /*
@@ -56,7 +56,7 @@ WSE_INTERNAL const struct wse_ftdi_chip *wse_ftdi_chip_find(uint16_t vid,
  * it out), *actual the rate the chip makes. Returns 0, or RANGE when
  * the nearest rate the chip can make is more than 3 % away (or baud is 0).
  */
-WSE_INTERNAL int wse_ftdi_baud(const struct wse_ftdi_chip *chip,
+WSE_INTERNAL int wsei_ftdi_baud(const struct wse_ftdi_chip *chip,
 			       unsigned baud, unsigned ifnum,
 			       uint32_t *divisor, uint16_t *value,
 			       uint16_t *index, unsigned *actual);
@@ -69,7 +69,7 @@ WSE_INTERNAL int wse_ftdi_baud(const struct wse_ftdi_chip *chip,
  * line status has an error bit (overrun, parity, framing, break) adds one
  * to *line_errors. A packet of less than two bytes carries nothing.
  */
-WSE_INTERNAL size_t wse_ftdi_strip(uint8_t *buf, size_t len, size_t maxpkt,
+WSE_INTERNAL size_t wsei_ftdi_strip(uint8_t *buf, size_t len, size_t maxpkt,
 				   uint64_t *line_errors);
 
 /* What a "usb:" URI selects; a field not given is 0 / empty. */
@@ -88,15 +88,15 @@ struct wse_usb_sel {
  * optional), baud=N, each at most once. Returns 0, or INVALID_PARAM with
  * a sentence in err (errlen bytes) naming the fault.
  */
-WSE_INTERNAL int wse_usb_parse(const char *args, struct wse_usb_sel *sel,
+WSE_INTERNAL int wsei_usb_parse(const char *args, struct wse_usb_sel *sel,
 			       char *err, size_t errlen);
 
 /* Port path "a.b.c" of n port numbers into out (cap bytes, >= 2). */
-WSE_INTERNAL void wse_usb_port_path(const uint8_t *ports, int n, char *out,
+WSE_INTERNAL void wsei_usb_port_path(const uint8_t *ports, int n, char *out,
 				    size_t cap);
 
 /* Describe sel in out for messages ("the only board", "serial=X", ...). */
-WSE_INTERNAL void wse_usb_sel_str(const struct wse_usb_sel *sel, char *out,
+WSE_INTERNAL void wsei_usb_sel_str(const struct wse_usb_sel *sel, char *out,
 				  size_t cap);
 
 #endif /* WSEHOST_USB_FTDI_H */

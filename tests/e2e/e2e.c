@@ -265,7 +265,7 @@ static void control_behind_blocked(wse_device *d, unsigned color)
 	uint8_t bogus[4];
 	wse_put_le32(bogus, 0x7FFFFFF0u);
 	long long t0 = now_ms();
-	r = wse_request(d, WSE_OP_ABORT, bogus, 4, NULL, 0);
+	r = wsei_request(d, WSE_OP_ABORT, bogus, 4, NULL, 0);
 	CHECK(r == WSE_ERROR_NOT_FOUND, "ABORT of an unknown tag behind two stream-ins: %s",
 	      wse_strerror(r));
 	r = wse_stream_credit(d, WSE_EAST, 0, M);

@@ -37,7 +37,7 @@ static void walk(const struct wse_pkt *p)
 		} else if (!wse_info_decode(p->payload, p->length, &in)) {
 			struct wse_info wi = {.size = sizeof(wi)};
 			char err[128];
-			wse_dtb_parse(in.dtb, in.dtb_len, &wi, err, sizeof(err));
+			wsei_dtb_parse(in.dtb, in.dtb_len, &wi, err, sizeof(err));
 		}
 		break;
 	case WSE_OP_STREAM_OUT:
@@ -120,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wse_rx_free(&rx);
 	/* The raw input as a DTB, too. */
 	struct wse_info wi = {.size = sizeof(wi)};
-	wse_dtb_parse(data, size, &wi, NULL, 0);
+	wsei_dtb_parse(data, size, &wi, NULL, 0);
 	free(copy);
 	return 0;
 }

@@ -48,9 +48,9 @@ static wse_device *open_dev(struct fake_dev **f, int timeout_ms)
 /* Wait until *count reaches want (mu held by nobody); 0 on time-out. */
 static int wait_count(atomic_int *count, int want, int ms)
 {
-	long long end = wse_now_ms() + ms;
+	long long end = wsei_now_ms() + ms;
 	pthread_mutex_lock(&mu);
-	while (atomic_load(count) < want && wse_now_ms() < end) {
+	while (atomic_load(count) < want && wsei_now_ms() < end) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 20 * 1000000L;
@@ -343,7 +343,7 @@ static void record_cb(wse_transfer *x, int st, size_t actual, void *user)
 	(void)x;
 	s->status = st;
 	s->actual = actual;
-	s->at = wse_now_ms();
+	s->at = wsei_now_ms();
 	bump(&s->calls);
 }
 
@@ -363,7 +363,7 @@ static void test_cancel_timeout(void **s)
 	assert_int_equal(wse_mem_read_async(d, 0, 0, 0x80000000u, buf, sizeof(buf), 10000,
 					    record_cb, &a, &xa), 0);
 	usleep(20000);
-	long long t0 = wse_now_ms();
+	long long t0 = wsei_now_ms();
 	assert_int_equal(wse_transfer_free(xa), WSE_ERROR_BUSY); /* still pending */
 	assert_int_equal(wse_transfer_cancel(xa), 0);
 	assert_true(wait_count(&a.calls, 1, 2000));
@@ -383,7 +383,7 @@ static void test_cancel_timeout(void **s)
 
 	/* Time-outs: a request (its tag retired, an ABORT sent) and a
 	 * stream-out. */
-	t0 = wse_now_ms();
+	t0 = wsei_now_ms();
 	assert_int_equal(wse_mem_read_async(d, 0, 0, 0x80000000u, buf, sizeof(buf), 150,
 					    record_cb, &c, &xc), 0);
 	assert_int_equal(wse_stream_out_async(d, WSE_EAST, 1, w, 8, 100, record_cb, &e, &xe), 0);

@@ -57,7 +57,7 @@ static int f_open(struct wse_transport **t, const char *args, int to,
 	struct wse_transport *w = malloc(sizeof(*w));
 	if (!w)
 		return WSE_ERROR_NO_MEM;
-	r = wse_transport_sim.open(&w->inner, args, to, log);
+	r = wsei_transport_sim.open(&w->inner, args, to, log);
 	if (r) {
 		free(w);
 		return r;
@@ -69,19 +69,19 @@ static int f_open(struct wse_transport **t, const char *args, int to,
 static int f_send(struct wse_transport *t, const void *b, size_t n, int to)
 {
 	int r = fault();
-	return r ? r : wse_transport_sim.send(t->inner, b, n, to);
+	return r ? r : wsei_transport_sim.send(t->inner, b, n, to);
 }
 
 static int f_recv(struct wse_transport *t, void *b, size_t n, int to)
 {
 	int r = fault();
-	return r ? r : wse_transport_sim.recv(t->inner, b, n, to);
+	return r ? r : wsei_transport_sim.recv(t->inner, b, n, to);
 }
 
 static void f_close(struct wse_transport *t)
 {
 	fault(); /* close cannot fail; the count still advances */
-	wse_transport_sim.close(t->inner);
+	wsei_transport_sim.close(t->inner);
 	free(t);
 }
 
@@ -127,7 +127,7 @@ static int session(const char *uri_args)
 				  .open_timeout_ms = 1000};
 	op_count = 0;
 	injected = dead_injected = 0;
-	int r = wse_open_ops(&d, &fault_ops, uri_args, &o);
+	int r = wsei_open_ops(&d, &fault_ops, uri_args, &o);
 	if (r) {
 		ok_or_injected(r, __LINE__, 0);
 		assert_null(d);
@@ -209,7 +209,7 @@ static int spawn_session(const char *args)
 				  .open_timeout_ms = 3000};
 	op_count = 0;
 	injected = dead_injected = 0;
-	int r = wse_open_ops(&d, &fault_ops, args, &o);
+	int r = wsei_open_ops(&d, &fault_ops, args, &o);
 	if (r) {
 		ok_or_injected(r, __LINE__, 0);
 		assert_null(d);

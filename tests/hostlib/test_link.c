@@ -239,9 +239,9 @@ static void test_timeout_and_late(void **state)
 	struct fx *x = *state;
 	struct wse_link_stats st = {.size = sizeof(st)};
 	fake_dev_set_mode(x->f, FAKE_SILENT, 0);
-	long long t0 = wse_now_ms();
+	long long t0 = wsei_now_ms();
 	assert_int_equal(wse_ping(x->d, "a", 1), WSE_ERROR_TIMEOUT);
-	long long dt = wse_now_ms() - t0;
+	long long dt = wsei_now_ms() - t0;
 	assert_true(dt >= 290 && dt < 2000);
 	/* Late answers to a retired tag are counted, not taken. */
 	fake_dev_set_mode(x->f, FAKE_LATE, 400);
@@ -286,17 +286,17 @@ static void test_refused_opcode(void **state)
 	struct wse_link_stats st = {.size = sizeof(st)};
 	uint8_t rep[16];
 	for (size_t i = 0; i < sizeof(ops); i++) {
-		long long t0 = wse_now_ms();
-		assert_int_equal(wse_request(x->d, ops[i], "abcd", 4, rep, sizeof(rep)),
+		long long t0 = wsei_now_ms();
+		assert_int_equal(wsei_request(x->d, ops[i], "abcd", 4, rep, sizeof(rep)),
 				 WSE_ERROR_BAD_OPCODE);
-		assert_true(wse_now_ms() - t0 < 200);
+		assert_true(wsei_now_ms() - t0 < 200);
 	}
 	assert_int_equal(wse_get_link_stats(x->d, &st), 0);
 	assert_int_equal(st.bad_packets, 0);
 	assert_int_equal(st.timeouts, 0);
 	assert_int_equal(st.late_replies, 0);
 	/* The link is in step: the next request gets its own answer. */
-	assert_int_equal(wse_request(x->d, WSE_OP_PING, "abcd", 4, rep, sizeof(rep)), 4);
+	assert_int_equal(wsei_request(x->d, WSE_OP_PING, "abcd", 4, rep, sizeof(rep)), 4);
 	assert_memory_equal(rep, "abcd", 4);
 }
 
@@ -305,9 +305,9 @@ static void test_dies_mid_reply(void **state)
 	struct fx *x = *state;
 	uint8_t buf[64];
 	fake_dev_set_mode(x->f, FAKE_DIE_MID_REPLY, 0);
-	long long t0 = wse_now_ms();
+	long long t0 = wsei_now_ms();
 	assert_int_equal(wse_mem_read(x->d, 0, 0, 0x80000000u, buf, 64), WSE_ERROR_NO_DEVICE);
-	assert_true(wse_now_ms() - t0 < 250);
+	assert_true(wsei_now_ms() - t0 < 250);
 	/* Every later call: no device, at once. */
 	assert_int_equal(wse_ping(x->d, "x", 1), WSE_ERROR_NO_DEVICE);
 	assert_int_equal(wse_reset(x->d), WSE_ERROR_NO_DEVICE);

@@ -24,7 +24,7 @@
 
 static const struct wse_ftdi_chip *chip(uint16_t pid)
 {
-	const struct wse_ftdi_chip *c = wse_ftdi_chip_find(0x0403, pid);
+	const struct wse_ftdi_chip *c = wsei_ftdi_chip_find(0x0403, pid);
 	assert_non_null(c);
 	return c;
 }
@@ -35,7 +35,7 @@ static void check_baud(uint16_t pid, unsigned baud, uint32_t want_div,
 	uint32_t div = 0xdeadbeef;
 	uint16_t val, idx;
 	unsigned actual;
-	assert_int_equal(wse_ftdi_baud(chip(pid), baud, 0, &div, &val, &idx,
+	assert_int_equal(wsei_ftdi_baud(chip(pid), baud, 0, &div, &val, &idx,
 				       &actual), 0);
 	assert_int_equal(div, want_div);
 	assert_int_equal(val, want_div & 0xffff);
@@ -43,13 +43,13 @@ static void check_baud(uint16_t pid, unsigned baud, uint32_t want_div,
 	assert_int_equal(actual, want_actual);
 }
 
-/* wse_ftdi_baud's status alone, on interface 0. */
+/* wsei_ftdi_baud's status alone, on interface 0. */
 static int baud_status(uint16_t pid, unsigned baud)
 {
 	uint32_t d;
 	uint16_t v, x;
 	unsigned a;
-	return wse_ftdi_baud(chip(pid), baud, 0, &d, &v, &x, &a);
+	return wsei_ftdi_baud(chip(pid), baud, 0, &d, &v, &x, &a);
 }
 
 static void test_chips(void **s)
@@ -60,8 +60,8 @@ static void test_chips(void **s)
 	assert_string_equal(chip(0x6010)->name, "FT2232H");
 	assert_string_equal(chip(0x6014)->name, "FT232H");
 	assert_int_equal(chip(0x6015)->default_baud, 3000000);
-	assert_null(wse_ftdi_chip_find(0x0403, 0x6011));
-	assert_null(wse_ftdi_chip_find(0x1234, 0x6015));
+	assert_null(wsei_ftdi_chip_find(0x0403, 0x6011));
+	assert_null(wsei_ftdi_chip_find(0x1234, 0x6015));
 }
 
 /*
@@ -121,7 +121,7 @@ static void test_baud_h(void **s)
 	uint16_t v, x;
 	unsigned a;
 	/* Interface B of an FT2232H: port index 2. */
-	assert_int_equal(wse_ftdi_baud(chip(0x6010), 12000000, 1, &d, &v, &x, &a), 0);
+	assert_int_equal(wsei_ftdi_baud(chip(0x6010), 12000000, 1, &d, &v, &x, &a), 0);
 	assert_int_equal(x, 0x0202);
 	assert_int_equal(baud_status(0x6014, 13000000), WSE_ERROR_RANGE);
 	/* between 12 and 8 */
@@ -148,7 +148,7 @@ static void check_strip(size_t maxpkt, const size_t *sizes, const uint8_t *ls,
 		for (size_t i = 2; i < sizes[k]; i++)
 			b[n + i] = next++;
 	}
-	assert_int_equal(wse_ftdi_strip(b, n, maxpkt, &le), want_len);
+	assert_int_equal(wsei_ftdi_strip(b, n, maxpkt, &le), want_len);
 	for (size_t i = 0; i < want_len; i++)
 		assert_int_equal(b[i], (uint8_t)i);
 	assert_int_equal(le, want_errors);
@@ -185,30 +185,30 @@ static void test_parse(void **s)
 	(void)s;
 	struct wse_usb_sel sel;
 	char err[160];
-	assert_int_equal(wse_usb_parse("", &sel, err, sizeof(err)), 0);
+	assert_int_equal(wsei_usb_parse("", &sel, err, sizeof(err)), 0);
 	assert_int_equal(sel.serial[0] | sel.bus | sel.have_id | sel.baud, 0);
-	assert_int_equal(wse_usb_parse(NULL, &sel, err, sizeof(err)), 0);
+	assert_int_equal(wsei_usb_parse(NULL, &sel, err, sizeof(err)), 0);
 
-	assert_int_equal(wse_usb_parse("serial=FT5ABC12", &sel, err, sizeof(err)), 0);
+	assert_int_equal(wsei_usb_parse("serial=FT5ABC12", &sel, err, sizeof(err)), 0);
 	assert_string_equal(sel.serial, "FT5ABC12");
 
-	assert_int_equal(wse_usb_parse("bus=3,port=1.2", &sel, err, sizeof(err)), 0);
+	assert_int_equal(wsei_usb_parse("bus=3,port=1.2", &sel, err, sizeof(err)), 0);
 	assert_int_equal(sel.bus, 3);
 	assert_string_equal(sel.port, "1.2");
-	assert_int_equal(wse_usb_parse("port=4,bus=1", &sel, err, sizeof(err)), 0);
+	assert_int_equal(wsei_usb_parse("port=4,bus=1", &sel, err, sizeof(err)), 0);
 	assert_int_equal(sel.bus, 1);
 	assert_string_equal(sel.port, "4");
 
-	assert_int_equal(wse_usb_parse("vid=0403,pid=0x6015", &sel, err, sizeof(err)), 0);
+	assert_int_equal(wsei_usb_parse("vid=0403,pid=0x6015", &sel, err, sizeof(err)), 0);
 	assert_true(sel.have_id);
 	assert_int_equal(sel.vid, 0x0403);
 	assert_int_equal(sel.pid, 0x6015);
-	assert_int_equal(wse_usb_parse("vid=0x1D50,pid=6130,baud=115200", &sel, err,
+	assert_int_equal(wsei_usb_parse("vid=0x1D50,pid=6130,baud=115200", &sel, err,
 				       sizeof(err)), 0);
 	assert_int_equal(sel.vid, 0x1d50);
 	assert_int_equal(sel.pid, 0x6130);
 	assert_int_equal(sel.baud, 115200);
-	assert_int_equal(wse_usb_parse("serial=A,bus=1,port=2,baud=3000000", &sel,
+	assert_int_equal(wsei_usb_parse("serial=A,bus=1,port=2,baud=3000000", &sel,
 				       err, sizeof(err)), 0);
 
 	static const struct {
@@ -243,7 +243,7 @@ static void test_parse(void **s)
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = 0;
-		int r = wse_usb_parse(bad[i].args, &sel, err, sizeof(err));
+		int r = wsei_usb_parse(bad[i].args, &sel, err, sizeof(err));
 		if (r != WSE_ERROR_INVALID_PARAM || !strstr(err, bad[i].msg))
 			fail_msg("'%s': %d '%s'", bad[i].args, r, err);
 	}
@@ -254,15 +254,15 @@ static void test_strings(void **s)
 	(void)s;
 	char b[64];
 	static const uint8_t ports[] = {1, 2, 14};
-	wse_usb_port_path(ports, 3, b, sizeof(b));
+	wsei_usb_port_path(ports, 3, b, sizeof(b));
 	assert_string_equal(b, "1.2.14");
-	wse_usb_port_path(ports, 1, b, sizeof(b));
+	wsei_usb_port_path(ports, 1, b, sizeof(b));
 	assert_string_equal(b, "1");
 	struct wse_usb_sel sel;
 	char err[160];
-	assert_int_equal(wse_usb_parse("bus=2,port=1.3,serial=X", &sel, err,
+	assert_int_equal(wsei_usb_parse("bus=2,port=1.3,serial=X", &sel, err,
 				       sizeof(err)), 0);
-	wse_usb_sel_str(&sel, b, sizeof(b));
+	wsei_usb_sel_str(&sel, b, sizeof(b));
 	assert_string_equal(b, " serial=X bus=2 port=1.3");
 }
 

@@ -56,7 +56,7 @@ static const struct fake_usb_dev vendor_hs = {
 	.vid = 0x1209, .pid = 0x5757, .vendor_class = 1, .maxpkt = 512,
 	.serial = "WSE42", .bus = 1, .ports = {4, 0}};
 
-static const struct wse_transport_ops *U = &wse_transport_usb;
+static const struct wse_transport_ops *U = &wsei_transport_usb;
 
 /* open that must fail with want (and leave nothing allocated) */
 static void open_err(const char *args, int to, int want)
