@@ -76,6 +76,9 @@ class _Spec(ctypes.Structure):
         ("data_label_column", ctypes.c_uint32),
         ("devices", ctypes.c_char_p),
         ("host_update", ctypes.c_char_p),
+        ("sparsity", ctypes.c_float),
+        ("sparsity_seed", ctypes.c_uint64),
+        ("prune_step", ctypes.c_uint64),
     ]
 
 
@@ -95,6 +98,7 @@ class _Metrics(ctypes.Structure):
         ("correct", ctypes.c_uint32),
         ("examples", ctypes.c_uint32),
         ("device_cycles", ctypes.c_uint64),
+        ("device_cycles_max", ctypes.c_uint64),
     ]
 
 
@@ -268,14 +272,20 @@ class Trainer:
     evaluate_data(). host_update: "overlap" (None, the default: each
     layer's optimizer update on a host thread as soon as its gradients are
     out, beside the device) or "serial" (docs/training.md, "The host update
-    beside the device"); the same bits. Results are bit-identical to the C
-    API and to wsetrain given the same model, data and order.
+    beside the device"); the same bits. sparsity, sparsity_seed,
+    prune_step: model.sparsity (the fraction of every weight matrix masked,
+    in [0, 1); host-reference backend), its random masks' seed, and the step
+    of magnitude pruning (0: the fixed random masks from the start); the
+    masks are the tensors "layerN.weight.mask" (docs/training.md,
+    "Sparsity"). Results are bit-identical to the C API and to wsetrain
+    given the same model, data and order.
     """
 
     def __init__(self, layers, optimizer="sgd", lr=None, momentum=None, beta1=None,
                  beta2=None, eps=None, weight_decay=None, batch_size=32,
                  backend="host-reference", device=None, mesh=None, seed=1, timeout_ms=None,
-                 data=None, devices=None, num_devices=0, host_update=None):
+                 data=None, devices=None, num_devices=0, host_update=None,
+                 sparsity=None, sparsity_seed=None, prune_step=None):
         lib = _library()
         self._t = ctypes.c_void_p()
         layers = [int(w) for w in layers]
@@ -296,7 +306,8 @@ class Trainer:
          spec.host_update) = self._keep
         for key, val in (("lr", lr), ("momentum", momentum), ("beta1", beta1),
                          ("beta2", beta2), ("eps", eps), ("weight_decay", weight_decay),
-                         ("timeout_ms", timeout_ms)):
+                         ("timeout_ms", timeout_ms), ("sparsity", sparsity),
+                         ("sparsity_seed", sparsity_seed), ("prune_step", prune_step)):
             if val is not None:
                 setattr(spec, key, val)
         spec.init_seed = int(seed)
@@ -393,7 +404,9 @@ class Trainer:
     def step(self, x, y):
         """One optimizer step on x (float32 [n, inputs], 1 <= n <= batch_size)
         and integer labels y [n]; returns loss (mean), correct, examples,
-        step, device_cycles."""
+        step, device_cycles (summed over the devices) and device_cycles_max
+        (the largest over the devices: the step's device time when they run
+        at once)."""
         return self._run(_library().wse_train_step_batch, x, y)
 
     def evaluate(self, x, y):
@@ -473,7 +486,8 @@ class Trainer:
     @staticmethod
     def _metrics(m):
         return {"loss": float(m.loss), "correct": int(m.correct), "examples": int(m.examples),
-                "step": int(m.step), "device_cycles": int(m.device_cycles)}
+                "step": int(m.step), "device_cycles": int(m.device_cycles),
+                "device_cycles_max": int(m.device_cycles_max)}
 
     def step_data(self):
         """One optimizer step on the next batch of the data= training split;

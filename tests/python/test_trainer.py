@@ -92,6 +92,9 @@ def test_mesh_on_fast_model_equals_host_reference():
         eh, em = host.evaluate(x, y), mesh.evaluate(x, y)
         assert eh["loss"] == em["loss"] and eh["correct"] == em["correct"]
         assert em["device_cycles"] > 0
+        # One device: its cycles are the largest; the host has none.
+        assert em["device_cycles_max"] == em["device_cycles"]
+        assert eh["device_cycles"] == 0 and eh["device_cycles_max"] == 0
 
 
 
@@ -141,6 +144,56 @@ def test_two_fast_devices_equal_host_reference():
         th, tm = all_tensors(host), all_tensors(mesh)
         for name in th:
             assert th[name].tobytes() == tm[name].tobytes(), name
+        # Two devices at once: the step's device time is the larger of
+        # their two counts, the sum counts both.
+        m = mesh.step(x[:16], y[:16])
+        assert 0 < m["device_cycles_max"] < m["device_cycles"] <= 2 * m["device_cycles_max"]
+
+
+def test_sparsity():
+    """model.sparsity from Python: the masks are tensors with
+    floor(s * elements) zeros, a masked weight stays exactly +0 through
+    Adam's steps, the same seed gives the same bits and another seed other
+    masks; magnitude pruning at a step; values outside [0, 1) and the mesh
+    backend are refused with the library's sentences."""
+    x, y = blobs(64, 8)
+    kw = dict(layers=[7, 16, 3], optimizer="adam", lr=0.01, batch_size=16)
+    a = wsehost.Trainer(sparsity=0.5, sparsity_seed=5, **kw)
+    b = wsehost.Trainer(sparsity=0.5, sparsity_seed=5, **kw)
+    c = wsehost.Trainer(sparsity=0.5, sparsity_seed=6, **kw)
+    assert train2(a, x, y) == train2(b, x, y)
+    ta, tb = all_tensors(a), all_tensors(b)
+    assert sorted(ta) == sorted(tb)
+    for name in ta:
+        assert ta[name].tobytes() == tb[name].tobytes(), name
+    for layer, (n_o, n_i) in enumerate([(16, 7), (3, 16)]):
+        mask = ta[f"layer{layer}.weight.mask"]
+        w = ta[f"layer{layer}.weight"]
+        assert mask.shape == w.shape == (n_o, n_i)
+        assert set(np.unique(mask)) <= {0.0, 1.0}
+        assert int((mask == 0).sum()) == (n_o * n_i) // 2
+        # Masked: +0 exactly (the sign bit clear too); kept: trained.
+        assert not w.view(np.uint32)[mask == 0].any()
+        assert (w[mask == 1] != 0).all()
+    assert ta["layer0.weight.mask"].tobytes() != all_tensors(c)["layer0.weight.mask"].tobytes()
+    # Dense until step 2, then the smallest magnitudes masked.
+    p = wsehost.Trainer(sparsity=0.75, prune_step=2, **kw)
+    p.step(x[:16], y[:16])
+    w1 = p.get_tensor("layer0.weight")
+    assert (w1 != 0).all()
+    p.step(x[16:32], y[16:32])
+    p.step(x[32:48], y[32:48])
+    mask = p.get_tensor("layer0.weight.mask")
+    assert int((mask == 0).sum()) == (16 * 7 * 3) // 4
+    assert not p.get_tensor("layer0.weight").view(np.uint32)[mask == 0].any()
+    for bad in (1.0, -0.25):
+        with pytest.raises(wsehost.WseError) as e:
+            wsehost.Trainer(sparsity=bad, **kw)
+        assert e.value.name == "WSE_ERROR_INVALID_PARAM"
+        assert "must be a number in [0, 1)" in e.value.message
+    with pytest.raises(wsehost.WseError) as e:
+        wsehost.Trainer(sparsity=0.5, backend="mesh", device="sim:board=sim-2x2,model=fast", **kw)
+    assert "sparse training runs on the host-reference backend only" in e.value.message
 
 
 def test_errors():
