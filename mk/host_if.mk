@@ -131,7 +131,7 @@ lint-host-if: | deps
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_tx_arb $(HIF_PKG) $(HIF_EVT)
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_evt $(HIF_PKG) $(HIF_EVT)
 	@# The executor's leaves; the executor itself is linted in its top (lint-top).
-	@set -e; for top in hif_slot_ram hif_req_check hif_mgmt_seq; do \
+	@set -e; for top in hif_slot_ram hif_req_check hif_mgmt_seq hif_si_lanes; do \
 	  verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module $$top \
 	    $(HIF_EXEC_PKGS) $(RTL_PRIM_SDP_SRCS) rtl/host_if/$$top.sv; done
 	@set -e; for top in $(HIF_CDC_TOPS); do \

@@ -9,6 +9,7 @@ RTL_HIF_EVT_SRCS  := $(RTL_PRIM_SDP_SRCS) rtl/host_if/hif_tx_arb.sv rtl/host_if/
 # hif_flash runs the flash requests on rtl/flash's controller: whoever
 # builds the executor takes RTL_FLASH_PKGS and RTL_FLASH_SRCS too.
 RTL_HIF_EXEC_SRCS := rtl/host_if/hif_slot_ram.sv rtl/host_if/hif_req_check.sv rtl/host_if/hif_mgmt_seq.sv \
+	rtl/host_if/hif_si_lanes.sv \
 	rtl/host_if/hif_flash.sv rtl/host_if/hif_exec.sv
 # Link clock <-> mesh clock, one module per kind of traffic; the tops of
 # their lint and synthesis.

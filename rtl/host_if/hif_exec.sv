@@ -202,13 +202,8 @@ module hif_exec #(
   // Stream-in and credit walks.
   logic [IW:0]  p_q;          // word pointer
   logic [IW:0]  nw_q;         // payload words
-  // Stream-in lanes: each injects one chunk (one port), one wavelet per
-  // cycle while its VC has a credit; the dispatcher (p_q) hands the chunks
-  // out in payload order, never two of the same port at once.
-  logic [NumLanes-1:0] ln_act_q;
-  logic [PW-1:0] ln_port_q [NumLanes];
-  logic [IW:0]   ln_p_q [NumLanes];     // word of the next wavelet
-  logic [IW:0]   ln_rem_q [NumLanes];   // wavelets left in the chunk
+  // The stream-in lanes (each injects one chunk, one port) are
+  // hif_si_lanes; the dispatcher's walk pointer is p_q.
   logic         err_q;
   logic [15:0]  err_st_q;
 
@@ -475,39 +470,64 @@ module hif_exec #(
   assign in_valid_o   = in_valid_q;
   assign in_data_o    = in_data_q;
 
-  // Stream-in lanes: the wavelet each would inject, whether it can, and the
-  // chunk header at p_q the dispatcher would hand to a free lane.
-  localparam int unsigned LW = (NumLanes > 1) ? $clog2(NumLanes) : 1;
+  // Stream-in lanes (hif_si_lanes): the wavelet each would inject, whether
+  // it can, and whether the chunk header at p_q goes to a free lane.
   logic [37:0]    ln_w [NumLanes];
   logic [NumLanes-1:0] ln_rv;
+  logic [NumLanes*5-1:0] ln_color;
+  logic [NumLanes*PW-1:0] ln_port_v;
+  logic [NumLanes*VcW-1:0] ln_vc_v;
+  logic [NumLanes*(IW+1)-1:0] ln_p_v;
+  logic [PW-1:0]  ln_port [NumLanes];
   logic [VcW-1:0] ln_vc [NumLanes];
-  logic [NumLanes-1:0] ln_go;
-  logic [PW-1:0]  dsp_port;
-  logic [LW-1:0]  dsp_lane;
-  logic           dsp_go, dsp_port_busy, si_done, si_stall, si_wait;
-  logic [31:0]    si_n;        // wavelets injected this cycle
+  logic [IW:0]    ln_p [NumLanes];
+  logic [NumLanes-1:0] ln_go, ln_take;
+  logic [NumPorts*NumVc-1:0] cred_nz;
+  logic           dsp_go, si_done, si_stall;
+  logic [$clog2(NumLanes+1)-1:0] si_n;  // wavelets injected this cycle
   logic           unused_hdr_rsvd;
   assign unused_hdr_rsvd = ^w_p[31:8];  // checked on arrival
   always_comb begin
-    si_n = '0;
     for (int l = 0; l < NumLanes; l++) begin
-      ln_vc[l] = vc_of(ln_w[l][36:32]);
-      ln_go[l] = ln_act_q[l] && ln_rv[l] && (icred_q[ln_port_q[l]][ln_vc[l]] != '0);
-      si_n     = si_n + 32'(ln_go[l]);
+      ln_color[l*5 +: 5] = ln_w[l][36:32];
+      ln_port[l] = ln_port_v[l*PW +: PW];
+      ln_vc[l]   = ln_vc_v[l*VcW +: VcW];
+      ln_p[l]    = ln_p_v[l*(IW+1) +: IW+1];
     end
-    dsp_port = port_idx(w_p[7:0]);
-    dsp_port_busy = 1'b0;
-    dsp_lane = '0;
-    for (int l = NumLanes - 1; l >= 0; l--) begin
-      if (ln_act_q[l] && ln_port_q[l] == dsp_port) dsp_port_busy = 1'b1;
-      if (!ln_act_q[l]) dsp_lane = LW'(l);
-    end
-    dsp_go   = (p_q != nw_q) && !(&ln_act_q) && rv_main && !dsp_port_busy;
-    si_done  = (p_q == nw_q) && !(|ln_act_q);
-    // Waiting a cycle for the block RAM is not a stall.
-    si_wait  = ((p_q != nw_q) && !(&ln_act_q) && !rv_main) || (|(ln_act_q & ~ln_rv));
-    si_stall = !si_done && !si_wait && !dsp_go && !(|ln_go);
+    for (int p = 0; p < NumPorts; p++)
+      for (int v = 0; v < NumVc; v++) cred_nz[p*NumVc + v] = icred_q[p][v] != '0;
   end
+
+  hif_si_lanes #(
+    .NumLanes  (NumLanes),
+    .NumPorts  (NumPorts),
+    .NumVc     (NumVc),
+    .VcW       (VcW),
+    .ColorVcMap(ColorVcMap),
+    .IW        (IW)
+  ) u_lanes (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .clear_i    (st_q == SDispatch && s_evt_q[cur_q] == EvtOk),
+    .run_i      (st_q == SSiRun && !si_done && !si_stall),
+    .p_i        (p_q),
+    .nw_i       (nw_q),
+    .hdr_valid_i(rv_main),
+    .hdr_count_i(w_p[32 +: IW+1]),
+    .hdr_port_i (port_idx(w_p[7:0])),
+    .wv_color_i (ln_color),
+    .wv_valid_i (ln_rv),
+    .cred_nz_i  (cred_nz),
+    .go_o       (ln_go),
+    .port_o     (ln_port_v),
+    .vc_o       (ln_vc_v),
+    .lane_p_o   (ln_p_v),
+    .dsp_go_o   (dsp_go),
+    .take_o     (ln_take),
+    .done_o     (si_done),
+    .stall_o    (si_stall),
+    .n_o        (si_n)
+  );
 
   // ---------------------------------------------------------------------
   // Read addresses of the request slots' block RAM (hif_slot_ram). A word
@@ -593,10 +613,10 @@ module hif_exec #(
   logic [NumLanes*38-1:0] ln_rdata;
   always_comb begin
     for (int l = 0; l < NumLanes; l++) begin
-      ln_need[l*BW +: BW]  = baddr(cur_q, ln_p_q[l]);
-      ln_issue[l*BW +: BW] = baddr(cur_q, ln_p_q[l]);
-      if (st_q == SSiRun && ln_go[l]) ln_issue[l*BW +: BW] = baddr(cur_q, ln_p_q[l] + 1'b1);
-      if (st_q == SSiRun && dsp_go && dsp_lane == LW'(l))
+      ln_need[l*BW +: BW]  = baddr(cur_q, ln_p[l]);
+      ln_issue[l*BW +: BW] = baddr(cur_q, ln_p[l]);
+      if (st_q == SSiRun && ln_go[l]) ln_issue[l*BW +: BW] = baddr(cur_q, ln_p[l] + 1'b1);
+      if (st_q == SSiRun && ln_take[l])
         ln_issue[l*BW +: BW] = baddr(cur_q, p_q + 1'b1);
     end
   end
@@ -713,10 +733,6 @@ module hif_exec #(
       tmo_q      <= 1'b0;
       si_save_q  <= '0;
       p_q        <= '0; nw_q <= '0;
-      ln_act_q   <= '0;
-      for (int l = 0; l < NumLanes; l++) begin
-        ln_port_q[l] <= '0;  ln_p_q[l] <= '0;  ln_rem_q[l] <= '0;
-      end
       err_q      <= 1'b0; err_st_q <= '0;
       for (int i = 0; i < 7; i++) begin
         cnt_q[i]   <= '0;
@@ -801,7 +817,6 @@ module hif_exec #(
             p_q    <= '0;
             nw_q   <= nwords(s_len_q[cur_q]);
             err_q  <= 1'b0;
-            ln_act_q <= '0;
             if (op_q == 8'(hif_pkg::OpStreamIn)) st_q <= SSiRun;
             else if (op_q == 8'(hif_pkg::OpStreamCredit)) st_q <= SCrChk;
           end
@@ -840,23 +855,15 @@ module hif_exec #(
           end else if (!si_stall) begin
             for (int l = 0; l < NumLanes; l++) begin
               if (ln_go[l]) begin
-                in_valid_q[ln_port_q[l]] <= 1'b1;
-                in_data_q[32'(ln_port_q[l])*38 +: 38] <= ln_w[l][37:0];
-                icred_q[ln_port_q[l]][ln_vc[l]] <= icred_q[ln_port_q[l]][ln_vc[l]] +
-                    icred_add[ln_port_q[l]][ln_vc[l]] - 1'b1;
-                ln_p_q[l]   <= ln_p_q[l] + 1'b1;
-                ln_rem_q[l] <= ln_rem_q[l] - 1'b1;
-                if (ln_rem_q[l] == (IW+1)'(1)) ln_act_q[l] <= 1'b0;
+                in_valid_q[ln_port[l]] <= 1'b1;
+                in_data_q[32'(ln_port[l])*38 +: 38] <= ln_w[l][37:0];
+                icred_q[ln_port[l]][ln_vc[l]] <= icred_q[ln_port[l]][ln_vc[l]] +
+                    icred_add[ln_port[l]][ln_vc[l]] - 1'b1;
               end
             end
-            cnt_q[5] <= sat_add(cnt_q[5], si_n);
-            if (dsp_go) begin
-              ln_act_q[dsp_lane]  <= 1'b1;
-              ln_port_q[dsp_lane] <= dsp_port;
-              ln_p_q[dsp_lane]    <= p_q + 1'b1;
-              ln_rem_q[dsp_lane]  <= (IW+1)'(w_p[63:32]);
-              p_q <= (IW+1)'(32'(p_q) + 32'd1 + w_p[63:32]);
-            end
+            cnt_q[5] <= sat_add(cnt_q[5], 32'(si_n));
+            // The chunk went to a lane (hif_si_lanes): walk past it.
+            if (dsp_go) p_q <= (IW+1)'(32'(p_q) + 32'd1 + w_p[63:32]);
           end else if (side_ready) begin
             hs_q   <= side_sl;
             side_q <= 1'b1;
@@ -1202,19 +1209,6 @@ module hif_exec #(
   `ASSERT_KNOWN(TxValidKnown, tx_valid_o)
   `ASSERT(RspQueueNoOverwrite, rq_push |-> !rq_valid_q)
   `ASSERT(RspQueueOnlyEmpty, rq_push |-> tx_nw_q == '0 && tx_flags_q == 8'(hif_pkg::FlagResponse))
-
-  // Lanes never share a port (per-port order) and never run past a chunk.
-  for (genvar l = 0; l < NumLanes; l++) begin : g_lane_asrt
-    logic [IW:0]   rem_l;
-    assign rem_l  = ln_rem_q[l];
-    `ASSERT(LaneChunkLeft, ln_act_q[l] |-> rem_l != '0)
-    for (genvar m = l + 1; m < NumLanes; m++) begin : g_other
-      logic [PW-1:0] port_l, port_m;
-      assign port_l = ln_port_q[l];
-      assign port_m = ln_port_q[m];
-      `ASSERT(LanePortsDistinct, !(ln_act_q[l] && ln_act_q[m] && port_l == port_m))
-    end
-  end
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_port_asrt
     for (genvar v = 0; v < NumVc; v++) begin : g_vc
