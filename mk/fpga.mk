@@ -10,6 +10,7 @@
 #                        (out of context)
 #   make test-full-fpga  the tile, router and FPU syntheses with their netlist
 #                        checks
+#   make test-full-boot-jump  the flash's ECP5 jumps against ecpmulti
 
 DEB_PKGS  += python3-venv
 FPGA_DIR  := $(BUILD)/fpga
@@ -112,3 +113,12 @@ test-full-fpga: $(FPGA_CHECK_TIMES)
 	  --router $(FPGA_DIR)/router --fpu $(FPGA_DIR)/fpu || \
 	  { for t in $^; do grep -q '^ok ' $$t || rm -f $$t; done; exit 1; }
 TEST_FULL_STAGES += test-full-fpga
+
+# The ECP5 jumps of the flash layout (the boot stub, the fallback jump;
+# docs/firmware-image.md) against prjtrellis's ecpmulti from the pinned
+# tools: tests/fpga/test-boot-jump.sh. make test checks the same bytes in
+# test-wire (tests/wire/test_image.c) without the tools.
+.PHONY: test-full-boot-jump
+test-full-boot-jump: $(FPGA_VENV)/.stamp $(MKIMAGE) tests/fpga/test-boot-jump.sh
+	tests/fpga/test-boot-jump.sh $(FPGA_VENV) $(MKIMAGE) $(BUILD)/tests/boot-jump
+TEST_FULL_STAGES += test-full-boot-jump

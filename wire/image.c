@@ -427,6 +427,63 @@ int wse_flash_layout(uint32_t flash_bytes, struct wse_flash_layout *l)
 	l->update_offset = reach / 2;
 	l->slot_bytes = reach / 2 - WSE_FLASH_SECTOR_BYTES;
 	l->fallback_offset = reach - WSE_FLASH_SECTOR_BYTES;
+	l->stub_offset = 0;
+	l->fallback_jump = reach - WSE_FLASH_FALLBACK_BACK;
+	return 0;
+}
+
+/* ---- ECP5 jump -------------------------------------------------------- */
+
+int wse_ecp5_jump_encode(uint32_t addr, uint8_t *out, size_t cap)
+{
+	/* What the ECP5's configuration engine reads: dummy bytes are 0xFF
+	 * and skipped; the preamble starts the command stream; the control
+	 * register write clears what a bitstream before may have set; the
+	 * jump reads on from addr with the SPI READ command. */
+	static const uint8_t head[] = {
+		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, /* 16 dummy */
+		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+		0xFF, 0xFF, 0xBD, 0xB3,                         /* preamble */
+		0xFF, 0xFF, 0xFF, 0xFF,                         /* 4 dummy */
+		0x22, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* CNTRL0 = 0 */
+		0x7E, 0x00, 0x00, 0x00, 0x03,                   /* jump, READ */
+	};
+	_Static_assert(sizeof(head) == WSE_ECP5_JUMP_OFF_ADDR, "jump layout");
+	if (!out)
+		return WSE_ERROR_INVALID_PARAM;
+	if (addr >= WSE_FLASH_REACH_BYTES)
+		return WSE_ERROR_RANGE;
+	if (cap < WSE_ECP5_JUMP_BYTES)
+		return WSE_ERROR_OVERFLOW;
+	memcpy(out, head, sizeof(head));
+	out[WSE_ECP5_JUMP_OFF_ADDR] = (uint8_t)(addr >> 16);
+	out[WSE_ECP5_JUMP_OFF_ADDR + 1] = (uint8_t)(addr >> 8);
+	out[WSE_ECP5_JUMP_OFF_ADDR + 2] = (uint8_t)addr;
+	memset(out + WSE_ECP5_JUMP_OFF_ADDR + 3, 0xFF,
+	       WSE_ECP5_JUMP_BYTES - WSE_ECP5_JUMP_OFF_ADDR - 3);
+	return (int)WSE_ECP5_JUMP_BYTES;
+}
+
+int wse_ecp5_jump_decode(const void *buf, size_t len, uint32_t *addr)
+{
+	const uint8_t *b = buf;
+	uint8_t want[WSE_ECP5_JUMP_BYTES];
+	if (!b || !addr)
+		return WSE_ERROR_INVALID_PARAM;
+	if (len < WSE_ECP5_JUMP_BYTES)
+		return WSE_ERROR_TRUNCATED;
+	unsigned ff = 0;
+	for (unsigned k = 0; k < WSE_ECP5_JUMP_BYTES; k++)
+		ff += b[k] == 0xFF;
+	if (ff == WSE_ECP5_JUMP_BYTES)
+		return WSE_ERROR_NOT_FOUND;
+	uint32_t a = (uint32_t)b[WSE_ECP5_JUMP_OFF_ADDR] << 16 |
+		     (uint32_t)b[WSE_ECP5_JUMP_OFF_ADDR + 1] << 8 |
+		     b[WSE_ECP5_JUMP_OFF_ADDR + 2];
+	wse_ecp5_jump_encode(a, want, sizeof(want));
+	if (memcmp(b, want, sizeof(want)))
+		return WSE_ERROR_MALFORMED;
+	*addr = a;
 	return 0;
 }
 

@@ -274,27 +274,42 @@ struct wse_flash_slots {
 	uint32_t record_seq;     /* the newest one's (records > 0) */
 	int record_slot;         /* the slot it names, -1 without a record */
 	int boot_slot;           /* the slot the board boots: 0 golden,
-				    1 update, -1 none holds a valid image */
+				    1 update, -1 none */
 	struct wse_flash_slot_info slot[2]; /* [0] golden, [1] update */
+	int stub;                /* the boot stub at offset 0: 1 a jump,
+				    0 erased, -1 neither (torn or foreign) */
+	uint32_t stub_addr;      /* where its jump points (stub 1) */
+	int stub_slot;           /* the slot whose bitstream that is, when it
+				    holds a valid image; else -1 */
+	int fallback;            /* the fallback jump at the flash's reach
+				    - 256: 1, 0 or -1 as stub */
+	uint32_t fallback_addr;  /* where it points (fallback 1) */
+	int fallback_slot;       /* 0 when that is the golden slot's
+				    bitstream and it holds a valid image;
+				    else -1 */
 };
-/* Read the boot record log and both slots. The board boots the newest
- * valid record's slot when that slot holds a valid image of the record's
- * length and CRC-32C, else the golden slot when it holds a valid image.
- * Errors: INVALID_PARAM (NULL, s->size too small), NOT_SUPPORTED (no
+/* Read the boot stub, the fallback jump, the boot record log and both
+ * slots. The board boots what the FPGA's master SPI boot finds: the slot
+ * the boot stub jumps to when that slot holds a valid image; else the
+ * golden slot, when the fallback jump points at its bitstream and it holds
+ * a valid image; else nothing (docs/firmware-image.md). The boot record
+ * is what the last update wrote: its sequence number and slot. Errors: INVALID_PARAM (NULL, s->size too small), NOT_SUPPORTED (no
  * flash, or one under 256 KiB), the flash calls' errors. */
 WSE_API int wse_flash_slots(wse_device *dev, struct wse_flash_slots *s);
 
 /* Called by wse_flash_update as it goes: step is "erase", "program",
- * "verify" or "boot record"; done of total bytes. */
+ * "verify", "boot record" or "boot stub"; done of total bytes. */
 typedef void (*wse_flash_progress_fn)(void *user, const char *step,
 				      uint64_t done, uint64_t total);
 /* Write image[0..len) into the update slot and make it the one that
  * boots: check the image against the board's compatible and the slot size
- * before anything is written, erase and program the update slot (never
- * the golden slot), verify it with FLASH_VERIFY (the whole image and each
- * part), then append a boot record naming it, the last write. An update
- * cut off at any point leaves a flash from which the board boots the
- * image the last complete record names, or the golden one. progress may
+ * before anything is written, erase the boot stub (with the record log in
+ * its sector) so that the golden image boots meanwhile, erase and program
+ * the update slot (never the golden slot), verify it with FLASH_VERIFY
+ * (the whole image and each part), append a boot record naming it, then
+ * write the boot stub's jump to its bitstream, the last write. An update
+ * cut off at any point leaves a flash from which the board boots the new
+ * image (once the stub is whole) or the golden one. progress may
  * be NULL. err (errlen > 0) gets one line saying what failed.
  * Errors: INVALID_PARAM (NULL), NOT_SUPPORTED (no flash, a flash under
  * 256 KiB, or an image for another board), the refusals of

@@ -151,7 +151,35 @@ static int read_slot(wse_device *d, uint32_t off, uint32_t size,
 	return 0;
 }
 
-/* wse_flash_slots, keeping the booting slot's image in *boot_img. */
+/* The jump at off: 1 and its address, 0 erased, -1 anything else. */
+static int read_jump(wse_device *d, uint32_t off, uint32_t *addr, int *state)
+{
+	uint8_t j[WSE_ECP5_JUMP_BYTES];
+	*addr = 0;
+	int r = wse_flash_read(d, off, j, sizeof(j));
+	if (r)
+		return r;
+	r = wse_ecp5_jump_decode(j, sizeof(j), addr);
+	*state = r == 0 ? 1 : r == WSE_ERROR_NOT_FOUND ? 0 : -1;
+	return 0;
+}
+
+/* Whether addr is where a jump to the slot's bitstream points, the slot
+ * holding a valid image. */
+static int jumps_to(const struct wse_flash_slot_info *si, const uint8_t *img, uint32_t addr)
+{
+	struct wse_image im;
+	if (!si->valid || !img ||
+	    wse_image_check(img, si->length, NULL, si->size, &im, NULL, 0))
+		return 0;
+	const struct wse_image_part *p = wse_image_find(&im, WSE_IMAGE_PART_BITSTREAM);
+	return p && si->offset + p->offset == addr;
+}
+
+/* wse_flash_slots, keeping the booting slot's image in *boot_img. What
+ * boots is what the FPGA's master SPI boot finds: the boot stub's jump
+ * when it names a slot's bitstream and that slot holds a valid image, else
+ * the fallback jump to the golden slot's (docs/firmware-image.md). */
 static int slots(wse_device *d, struct wse_flash_slots *s, uint8_t **boot_img)
 {
 	struct wse_flash_layout l;
@@ -160,7 +188,7 @@ static int slots(wse_device *d, struct wse_flash_slots *s, uint8_t **boot_img)
 	size_t size = s->size;
 	memset(s, 0, sizeof(*s));
 	s->size = size;
-	s->record_slot = s->boot_slot = -1;
+	s->record_slot = s->boot_slot = s->stub_slot = s->fallback_slot = -1;
 	int r = layout(d, &l, &s->flash_bytes);
 	if (!r)
 		r = read_log(d, &l, &rec, NULL);
@@ -171,19 +199,24 @@ static int slots(wse_device *d, struct wse_flash_slots *s, uint8_t **boot_img)
 		s->record_seq = rec.seq;
 		s->record_slot = (int)rec.slot;
 	}
+	r = read_jump(d, l.stub_offset, &s->stub_addr, &s->stub);
+	if (!r)
+		r = read_jump(d, l.fallback_jump, &s->fallback_addr, &s->fallback);
+	if (r)
+		return r;
 	const uint32_t offs[2] = {l.golden_offset, l.update_offset};
 	for (int i = 0; i < 2; i++) {
 		r = read_slot(d, offs[i], l.slot_bytes, &s->slot[i], &img[i]);
 		if (r)
 			goto out;
 	}
-	const struct wse_flash_slot_info *named =
-		s->records ? &s->slot[rec.slot] : NULL;
-	if (named && named->valid && named->offset == rec.slot_offset &&
-	    named->length == rec.length && named->crc == rec.image_crc)
-		s->boot_slot = (int)rec.slot;
-	else if (s->slot[WSE_FLASH_SLOT_GOLDEN].valid)
-		s->boot_slot = WSE_FLASH_SLOT_GOLDEN;
+	for (int i = 0; s->stub == 1 && i < 2; i++)
+		if (jumps_to(&s->slot[i], img[i], s->stub_addr))
+			s->stub_slot = i;
+	if (s->fallback == 1 &&
+	    jumps_to(&s->slot[WSE_FLASH_SLOT_GOLDEN], img[WSE_FLASH_SLOT_GOLDEN], s->fallback_addr))
+		s->fallback_slot = WSE_FLASH_SLOT_GOLDEN;
+	s->boot_slot = s->stub_slot >= 0 ? s->stub_slot : s->fallback_slot;
 	if (boot_img && s->boot_slot >= 0) {
 		*boot_img = img[s->boot_slot];
 		img[s->boot_slot] = NULL;
@@ -263,12 +296,31 @@ int wse_flash_update(wse_device *d, const void *image, size_t len,
 	r = read_log(d, &l, &rec, &next);
 	if (r < 0)
 		return fail(err, errlen, r, "reading the boot record");
+	const struct wse_image_part *bit = wse_image_find(&img, WSE_IMAGE_PART_BITSTREAM);
 	const uint8_t *b = image;
 	uint32_t n = (uint32_t)len, off = l.update_offset;
-	uint32_t erase = (n + l.sector_bytes - 1) / l.sector_bytes * l.sector_bytes;
-	for (uint32_t done = 0; done < erase; done += l.sector_bytes) {
-		report(progress, user, "erase", done, erase);
-		if ((r = wse_flash_erase(d, off + done, l.sector_bytes)))
+	uint32_t slot_erase = (n + l.sector_bytes - 1) / l.sector_bytes * l.sector_bytes;
+	uint32_t at, jaddr, erase, gone = 0;
+	uint8_t stub[WSE_ECP5_JUMP_BYTES], e[WSE_BOOTREC_BYTES], back[WSE_BOOTREC_BYTES];
+	int state;
+	/* First the boot stub goes: while the update slot is rewritten the
+	 * FPGA must not follow a jump into it, so it takes the fallback jump
+	 * to the golden image. The stub shares its sector with the record
+	 * log, which goes with it; a full log goes the same way. */
+	if ((r = read_jump(d, l.stub_offset, &jaddr, &state)))
+		return fail(err, errlen, r, "reading the boot stub");
+	int wipe = state != 0 || next >= WSE_BOOTREC_LOG_BYTES / WSE_BOOTREC_BYTES;
+	erase = slot_erase + (wipe ? l.sector_bytes : 0);
+	if (wipe) {
+		report(progress, user, "erase", 0, erase);
+		if ((r = wse_flash_erase(d, l.boot_offset, l.sector_bytes)))
+			return fail(err, errlen, r, "erasing the boot-pointer sector");
+		next = 0;
+		gone = l.sector_bytes;
+	}
+	for (uint32_t k = 0; k < slot_erase; k += l.sector_bytes, gone += l.sector_bytes) {
+		report(progress, user, "erase", gone, erase);
+		if ((r = wse_flash_erase(d, off + k, l.sector_bytes)))
 			return fail(err, errlen, r, "erasing the update slot");
 	}
 	report(progress, user, "erase", erase, erase);
@@ -287,18 +339,11 @@ int wse_flash_update(wse_device *d, const void *image, size_t len,
 	report(progress, user, "verify", n, n);
 	if (r)
 		return fail(err, errlen, r, "verifying the update slot");
-	/* The boot record, last: the next erased entry of the log, or the
-	 * first after erasing the sector when the log is full. */
+	/* The boot record: the next erased entry of the log. */
 	struct wse_bootrec nr = {.seq = rec.seq + 1, .slot = WSE_FLASH_SLOT_UPDATE,
 				 .slot_offset = off, .length = n, .image_crc = crc};
-	uint8_t e[WSE_BOOTREC_BYTES], back[WSE_BOOTREC_BYTES];
 	wse_bootrec_encode(&nr, e, sizeof(e));
-	if (next >= WSE_BOOTREC_LOG_BYTES / WSE_BOOTREC_BYTES) {
-		if ((r = wse_flash_erase(d, l.boot_offset, l.sector_bytes)))
-			return fail(err, errlen, r, "erasing the boot-pointer sector");
-		next = 0;
-	}
-	uint32_t at = l.boot_offset + WSE_BOOTREC_LOG_OFFSET + next * WSE_BOOTREC_BYTES;
+	at = l.boot_offset + WSE_BOOTREC_LOG_OFFSET + next * WSE_BOOTREC_BYTES;
 	r = wse_flash_program(d, at, e, sizeof(e));
 	if (!r)
 		r = wse_flash_read(d, at, back, sizeof(back));
@@ -307,5 +352,16 @@ int wse_flash_update(wse_device *d, const void *image, size_t len,
 	report(progress, user, "boot record", sizeof(e), sizeof(e));
 	if (r)
 		return fail(err, errlen, r, "writing the boot record");
+	/* The boot stub, last: the jump to the new bitstream. Until it is
+	 * whole the FPGA boots the golden image, as wse_flash_slots says. */
+	wse_ecp5_jump_encode(off + bit->offset, stub, sizeof(stub));
+	r = wse_flash_program(d, l.stub_offset, stub, sizeof(stub));
+	if (!r)
+		r = wse_flash_read(d, l.stub_offset, back, sizeof(stub));
+	if (!r && memcmp(back, stub, sizeof(stub)))
+		r = WSE_ERROR_VERIFY;
+	report(progress, user, "boot stub", sizeof(stub), sizeof(stub));
+	if (r)
+		return fail(err, errlen, r, "writing the boot stub");
 	return 0;
 }

@@ -109,6 +109,20 @@ static void print_slot(const struct wse_flash_slots *s, int i)
 		       si->parts[k].build_id);
 }
 
+/* A jump of the flash: where it leads (slot: the slot that boots by it,
+ * or -1). */
+static void print_jump(const char *what, int state, uint32_t addr, int slot)
+{
+	if (state == 0)
+		printf("%s erased\n", what);
+	else if (state < 0)
+		printf("%s not a jump (torn or foreign bytes)\n", what);
+	else if (slot >= 0)
+		printf("%s jump to 0x%06x, the %s slot's bitstream\n", what, addr, slot_name[slot]);
+	else
+		printf("%s jump to 0x%06x\n", what, addr);
+}
+
 /* The slots of the board's flash, and which one boots. */
 static int flash_info(wse_device *d)
 {
@@ -126,10 +140,12 @@ static int flash_info(wse_device *d)
 		       slot_name[s.record_slot]);
 	else
 		printf("no boot record\n");
+	print_jump("boot stub:   ", s.stub, s.stub_addr, s.stub_slot);
+	print_jump("fallback:    ", s.fallback, s.fallback_addr, s.fallback_slot);
 	for (int i = 0; i < 2; i++)
 		print_slot(&s, i);
 	if (s.boot_slot < 0)
-		printf("boots:        nothing (no slot holds a valid image)\n");
+		printf("boots:        nothing (no jump leads to a valid image)\n");
 	else
 		printf("boots:        %s slot, %u bytes, CRC-32C 0x%08x\n", slot_name[s.boot_slot],
 		       s.slot[s.boot_slot].length, s.slot[s.boot_slot].crc);

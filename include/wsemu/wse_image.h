@@ -189,6 +189,8 @@ struct wse_flash_layout {
 	uint32_t update_offset;   /* update slot */
 	uint32_t slot_bytes;      /* each slot; an image's max_bytes */
 	uint32_t fallback_offset; /* the sector with the jump to the golden */
+	uint32_t stub_offset;     /* the boot stub: boot_offset */
+	uint32_t fallback_jump;   /* the fallback jump: reach - 256 */
 };
 /* The layout in a flash of flash_bytes (the DTB's /fpga wsemu,flash-bytes).
  * Returns 0, or
@@ -196,6 +198,33 @@ struct wse_flash_layout {
  *                            under 256 KiB */
 WSE_INTERNAL int wse_flash_layout(uint32_t flash_bytes,
 				  struct wse_flash_layout *l);
+
+/* ---- ECP5 jump (docs/firmware-image.md, "Boot stub and fallback jump") - */
+/* The bitstream the ECP5's master SPI boot follows to another flash
+ * address: 16 dummy bytes, the preamble FF FF BD B3, 4 dummy bytes, a
+ * control-register write of 0 (22 00 00 00, 00 00 00 00), the jump (7E 00
+ * 00 00, the SPI read opcode 03, the 24-bit address, big-endian) and 18
+ * dummy bytes. ecpmulti (prjtrellis) writes the same bytes at the end of
+ * the flash as its jump to a golden bitstream. */
+#define WSE_ECP5_JUMP_BYTES 58u
+#define WSE_ECP5_JUMP_OFF_ADDR 37   /* the 3 address bytes */
+#define WSE_FLASH_FALLBACK_BACK 256u /* the fallback jump: reach - 256 */
+
+/* Write the jump to addr into out[0..58). Returns 58, or
+ *   WSE_ERROR_INVALID_PARAM  out NULL
+ *   WSE_ERROR_RANGE          addr at or beyond 16 MiB (24-bit SPI reach)
+ *   WSE_ERROR_OVERFLOW       cap under 58 */
+WSE_INTERNAL int wse_ecp5_jump_encode(uint32_t addr, uint8_t *out, size_t cap);
+
+/* Read a jump from buf[0..len): its address in *addr. Returns 0, or,
+ * checked in this order,
+ *   WSE_ERROR_INVALID_PARAM  buf or addr NULL
+ *   WSE_ERROR_TRUNCATED      len under 58
+ *   WSE_ERROR_NOT_FOUND      the 58 bytes are erased (all 0xFF)
+ *   WSE_ERROR_MALFORMED      any byte other than wse_ecp5_jump_encode's
+ *                            for some address (a torn or foreign stub) */
+WSE_INTERNAL int wse_ecp5_jump_decode(const void *buf, size_t len,
+				      uint32_t *addr);
 
 /* ---- Boot record (docs/firmware-image.md, "Boot record") -------------- */
 /* The boot-pointer sector's upper half is a log of 64-byte records, each

@@ -5,8 +5,9 @@
  * device (fake_dev.c) with a 256 KiB flash of 64 KiB sectors: an erased
  * flash, an update and its read-back, refusals that write nothing, a
  * power cut at every 1009th byte of an update and at every byte of its boot
- * record (each leaving the golden image booting, each retried), a full
- * record log, a flash that does not take a bit, and a flash too small.
+ * record and boot stub (each leaving the golden image booting, each
+ * retried), a full record log, a flash that does not take a bit, and a
+ * flash too small.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -28,6 +29,7 @@
 #define SECTOR 0x10000u
 #define GOLDEN 0x10000u
 #define UPDATE 0x20000u
+#define FALLBACK_JUMP (FLASH - 256u)
 
 static char dir[64], sock[128], dtb[512], uri[160];
 static struct fake_dev *f;
@@ -76,6 +78,27 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Where a jump to the image's bitstream in the slot at off points. */
+static uint32_t bitstream_at(const uint8_t *img, int len, uint32_t off)
+{
+	struct wse_image im;
+	assert_int_equal(wse_image_check(img, (size_t)len, NULL, 0, &im, NULL, 0), 0);
+	return off + wse_image_find(&im, WSE_IMAGE_PART_BITSTREAM)->offset;
+}
+
+/* The flash of a new board: the golden image, the boot stub and the
+ * fallback jump both pointing at its bitstream. */
+static void factory(void)
+{
+	size_t n;
+	uint8_t *fl = fake_dev_flash(f, &n);
+	uint32_t at = bitstream_at(golden, glen, GOLDEN);
+	memcpy(fl + GOLDEN, golden, (size_t)glen);
+	assert_int_equal(wse_ecp5_jump_encode(at, fl, WSE_ECP5_JUMP_BYTES), WSE_ECP5_JUMP_BYTES);
+	assert_int_equal(wse_ecp5_jump_encode(at, fl + FALLBACK_JUMP, WSE_ECP5_JUMP_BYTES),
+			 WSE_ECP5_JUMP_BYTES);
+}
+
 static void slots(struct wse_flash_slots *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -101,8 +124,9 @@ static void progress(void *user, const char *step, uint64_t done, uint64_t total
 {
 	(void)user;
 	assert_true(done <= total);
-	static const char *const names[] = {"erase", "program", "verify", "boot record"};
-	for (unsigned i = 0; i < 4; i++)
+	static const char *const names[] = {"erase", "program", "verify", "boot record",
+					    "boot stub"};
+	for (unsigned i = 0; i < 5; i++)
 		if (done == total && !strcmp(step, names[i]))
 			steps |= 1u << i;
 }
@@ -120,15 +144,24 @@ static void test_erased_and_update(void **state)
 	assert_int_equal(s.slot[1].offset, UPDATE);
 	assert_int_equal(s.slot[1].size, 0x10000);
 	assert_int_equal(s.slot[1].error, WSE_ERROR_BAD_MAGIC);
+	assert_int_equal(s.stub, 0);
+	assert_int_equal(s.stub_slot, -1);
+	assert_int_equal(s.fallback, 0);
+	assert_int_equal(s.fallback_slot, -1);
 	assert_int_equal(wse_flash_read_image(d, -1, NULL, 0), WSE_ERROR_NOT_FOUND);
 	steps = 0;
 	assert_int_equal(wse_flash_update(d, a, (size_t)alen, progress, NULL, err, sizeof(err)), 0);
-	assert_int_equal(steps, 15);
+	assert_int_equal(steps, 31);
 	expect_boot(1, a, alen);
 	slots(&s);
 	assert_int_equal(s.records, 1);
 	assert_int_equal(s.record_seq, 1);
 	assert_int_equal(s.record_slot, 1);
+	/* the stub jumps to A's bitstream; no fallback jump on this flash */
+	assert_int_equal(s.stub, 1);
+	assert_int_equal(s.stub_addr, bitstream_at(a, alen, UPDATE));
+	assert_int_equal(s.stub_slot, 1);
+	assert_int_equal(s.fallback, 0);
 	assert_int_equal(s.slot[1].nparts, 1);
 	assert_string_equal(s.slot[1].parts[0].name, "bitstream");
 	assert_int_equal(s.slot[1].parts[0].version, 2);
@@ -136,12 +169,31 @@ static void test_erased_and_update(void **state)
 	assert_int_equal(wse_flash_read_image(d, 1, NULL, 0), alen);
 	assert_int_equal(wse_flash_read_image(d, 1, b, 10), WSE_ERROR_OVERFLOW);
 	assert_int_equal(wse_flash_read_image(d, 2, NULL, 0), WSE_ERROR_INVALID_PARAM);
-	/* a second update: the next record */
+	/* a second update: the stub's sector erased first, log and all, then
+	 * the next record and the stub to B */
 	assert_int_equal(wse_flash_update(d, b, (size_t)blen, NULL, NULL, NULL, 0), 0);
 	expect_boot(1, b, blen);
 	slots(&s);
-	assert_int_equal(s.records, 2);
+	assert_int_equal(s.records, 1);
 	assert_int_equal(s.record_seq, 2);
+	assert_int_equal(s.stub_addr, bitstream_at(b, blen, UPDATE));
+	/* a stub that points elsewhere, or is torn: the golden image boots by
+	 * the fallback jump, or nothing without one */
+	size_t n;
+	uint8_t *fl = fake_dev_flash(f, &n);
+	fl[WSE_ECP5_JUMP_OFF_ADDR + 2] ^= 0x10;
+	slots(&s);
+	assert_int_equal(s.stub, 1);
+	assert_int_equal(s.stub_slot, -1);
+	assert_int_equal(s.boot_slot, -1);
+	factory();
+	fl[20] = 0;
+	expect_boot(0, golden, glen);
+	slots(&s);
+	assert_int_equal(s.stub, -1);
+	assert_int_equal(s.fallback, 1);
+	assert_int_equal(s.fallback_addr, bitstream_at(golden, glen, GOLDEN));
+	assert_int_equal(s.fallback_slot, 0);
 }
 
 /* Refused images write nothing, and say why. */
@@ -176,41 +228,58 @@ static void test_refusals(void **state)
 }
 
 /* Power cuts: every 1009th byte of B's update over A, and every byte of the
- * record. The golden image boots after each (the record in force still
- * A's), and a retry completes; each cut starts from A. */
+ * record and the stub. An update first erases the stub's sector, so after
+ * any cut the golden image boots by the fallback jump, except a cut before
+ * the erase has reached past the stub's leading 18 bytes of 0xFF (A's stub
+ * is whole and A still boots) or after B's stub has all but its trailing
+ * 18 bytes of 0xFF (B boots); a retry completes. Each cut starts from A. */
 static void test_power_cuts(void **state)
 {
 	(void)state;
 	struct wse_flash_slots s;
-	assert_int_equal(wse_flash_program(d, GOLDEN, golden, (size_t)glen), 0);
+	factory();
 	expect_boot(0, golden, glen);
-	long long total = SECTOR + blen + WSE_BOOTREC_BYTES;
+	long long total = 2 * SECTOR + blen + WSE_BOOTREC_BYTES + WSE_ECP5_JUMP_BYTES;
 	unsigned cuts = 0;
-	long long rec = total - WSE_BOOTREC_BYTES;
+	long long rec = total - WSE_BOOTREC_BYTES - WSE_ECP5_JUMP_BYTES;
 	for (long long k = 0; k < total; k = k < rec && k + 1009 > rec ? rec : k + (k < rec ? 1009 : 1)) {
 		assert_int_equal(wse_flash_update(d, a, (size_t)alen, NULL, NULL, NULL, 0), 0);
-		slots(&s);
-		uint32_t seq = s.record_seq;
 		fake_dev_flash_faults(f, k, -1);
 		assert_int_not_equal(wse_flash_update(d, b, (size_t)blen, NULL, NULL, NULL, 0), 0);
 		reopen();
 		fake_dev_flash_faults(f, -1, -1);
-		if (k == 0)
-			expect_boot(1, a, alen); /* nothing written yet */
+		/* A's stub still whole; B's already whole (its last 18 bytes are
+		 * 0xFF, as erased) */
+		int old = k <= 18, new = k >= total - 18;
+		if (old)
+			expect_boot(1, a, alen);
+		else if (new)
+			expect_boot(1, b, blen);
 		else
 			expect_boot(0, golden, glen);
 		slots(&s);
-		assert_int_equal(s.record_seq, seq);
+		assert_int_equal(s.fallback_slot, 0);
+		assert_int_equal(s.stub_slot, old || new ? 1 : -1);
+		/* the update slot: A's until its erase, then torn, then B's */
+		if (k <= SECTOR)
+			assert_int_equal(s.slot[1].crc, wse_crc32c(0, a, (size_t)alen));
+		else if (k < rec)
+			assert_int_equal(s.slot[1].valid, 0);
+		else
+			assert_int_equal(s.slot[1].crc, wse_crc32c(0, b, (size_t)blen));
 		assert_int_equal(wse_flash_update(d, b, (size_t)blen, NULL, NULL, NULL, 0), 0);
 		expect_boot(1, b, blen);
 		slots(&s);
-		assert_int_equal(s.record_seq, seq + 1);
+		assert_true(s.records >= 1); /* 2 when the cut left the stub erased */
+		assert_int_equal(s.record_slot, 1);
+		assert_int_equal(s.stub_slot, 1);
 		cuts++;
 	}
-	assert_int_equal(cuts, (rec + 1008) / 1009 + WSE_BOOTREC_BYTES);
+	assert_int_equal(cuts, (rec + 1008) / 1009 + WSE_BOOTREC_BYTES + WSE_ECP5_JUMP_BYTES);
 }
 
-/* A full log: the update erases the sector and starts it again. */
+/* A full log under an erased stub: the update erases the sector and
+ * starts the log again. */
 static void test_full_log(void **state)
 {
 	(void)state;
@@ -219,7 +288,8 @@ static void test_full_log(void **state)
 	struct wse_bootrec r = {.seq = 1, .slot = WSE_FLASH_SLOT_GOLDEN,
 				.slot_offset = GOLDEN, .length = (uint32_t)glen,
 				.image_crc = wse_crc32c(0, golden, (size_t)glen)};
-	memcpy(fl + GOLDEN, golden, (size_t)glen);
+	factory();
+	memset(fl, 0xFF, WSE_ECP5_JUMP_BYTES);
 	for (uint32_t i = 0; i < WSE_BOOTREC_LOG_BYTES / WSE_BOOTREC_BYTES; i++, r.seq++)
 		wse_bootrec_encode(&r, fl + WSE_BOOTREC_LOG_OFFSET + i * WSE_BOOTREC_BYTES, 64);
 	expect_boot(0, golden, glen);
@@ -231,7 +301,9 @@ static void test_full_log(void **state)
 	assert_int_equal(s.record_seq, 513);
 }
 
-/* A byte the flash does not take: VERIFY, and the record unchanged. */
+/* A byte the flash does not take: VERIFY, with the stub (and the log in
+ * its sector) erased: the fallback jump boots the golden image, or nothing
+ * boots without one. */
 static void test_verify_fails(void **state)
 {
 	(void)state;
@@ -244,8 +316,9 @@ static void test_verify_fails(void **state)
 	fake_dev_flash_faults(f, -1, -1);
 	struct wse_flash_slots s;
 	slots(&s);
-	assert_int_equal(s.record_seq, 1);
-	assert_int_equal(s.boot_slot, -1); /* the update slot torn, no golden */
+	assert_int_equal(s.records, 0);
+	assert_int_equal(s.stub, 0);
+	assert_int_equal(s.boot_slot, -1); /* no golden image, no fallback */
 }
 
 /* The mock's default flash (64 KiB) is too small for the layout. */

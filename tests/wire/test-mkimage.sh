@@ -39,4 +39,27 @@ refuse "too big for the flash slot of 65536 bytes" "$mk" --check "$out/img.bin" 
 refuse "not a RISC-V ELF32" "$mk" --compatible c --bitstream "$out/top.bit" --firmware "$out/top.bit" -o "$out/x.bin"
 refuse "usage:" "$mk" --compatible c --dtb "$out/board.dtb" -o "$out/x.bin"
 [ ! -e "$out/x.bin" ] || fail "a refused build wrote its output"
+
+# --factory: a 32 MiB flash of the image, the stub at 0 and the fallback jump
+# at 16 MiB - 256 both to its bitstream (slot 0x10000 + the part's offset);
+# erased elsewhere. --jump writes the same 58 bytes alone.
+"$mk" --factory "$out/img.bin" --flash-bytes 0x2000000 -o "$out/flash.bin"
+[ "$(wc -c < "$out/flash.bin")" -eq $((0x2000000)) ] || fail "--factory: not 32 MiB"
+off=$(awk '$1 == "bitstream" { print $2 }' "$out/check.txt")
+"$mk" --jump $((0x10000 + off)) -o "$out/jump.bin"
+[ "$(wc -c < "$out/jump.bin")" -eq 58 ] || fail "--jump: not 58 bytes"
+for at in 0 $((0x1000000 - 256)); do
+	dd if="$out/flash.bin" of="$out/at.bin" bs=1 skip=$at count=58 status=none
+	cmp "$out/at.bin" "$out/jump.bin" || fail "--factory: no jump to the bitstream at $at"
+done
+len=$(wc -c < "$out/img.bin")
+dd if="$out/flash.bin" of="$out/slot.bin" bs=65536 skip=1 count=$(( (len + 65535) / 65536 )) status=none
+head -c "$len" "$out/slot.bin" | cmp - "$out/img.bin" || fail "--factory: the golden slot"
+nonff() { tr -d '\377' < "$1" | wc -c; }
+[ "$(nonff "$out/flash.bin")" -eq $(( $(nonff "$out/img.bin") + 2 * $(nonff "$out/jump.bin") )) ] ||
+	fail "--factory: bytes other than the image and the two jumps are not erased"
+refuse "a power of two from 256 KiB" "$mk" --factory "$out/img.bin" -o "$out/y.bin"
+refuse "part bitstream: CRC-32C" "$mk" --factory "$out/bad.bin" --flash-bytes 0x2000000 -o "$out/y.bin"
+refuse "an address under 16 MiB" "$mk" --jump 0x1000000 -o "$out/y.bin"
+[ ! -e "$out/y.bin" ] || fail "a refused --factory or --jump wrote its output"
 echo "test-mkimage: passed"

@@ -397,6 +397,72 @@ static void test_flash_layout(void **state)
 	assert_int_equal(wse_flash_layout(0x20000, &l), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(wse_flash_layout(0x1800000, &l), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(wse_flash_layout(0x1000000, NULL), WSE_ERROR_INVALID_PARAM);
+	/* the jumps: the stub at 0, the fallback 256 bytes below the reach */
+	assert_int_equal(wse_flash_layout(0x2000000, &l), 0);
+	assert_int_equal(l.stub_offset, 0);
+	assert_int_equal(l.fallback_jump, 0xffff00);
+	assert_int_equal(wse_flash_layout(0x40000, &l), 0);
+	assert_int_equal(l.fallback_jump, 0x3ff00);
+}
+
+/* ---- ECP5 jump ---- */
+
+/* The bytes of docs/firmware-image.md's table, for 0x810100. */
+static void test_ecp5_jump(void **state)
+{
+	(void)state;
+	static const uint8_t want[WSE_ECP5_JUMP_BYTES] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xbd, 0xb3, 0xff, 0xff, 0xff, 0xff,
+		0x22, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x7e, 0x00, 0x00, 0x00,
+		0x03, 0x81, 0x01, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	uint8_t j[WSE_ECP5_JUMP_BYTES + 1], t[WSE_ECP5_JUMP_BYTES];
+	uint32_t addr = 0;
+	assert_int_equal(wse_ecp5_jump_encode(0x810100, j, sizeof(j)), WSE_ECP5_JUMP_BYTES);
+	assert_memory_equal(j, want, sizeof(want));
+	assert_int_equal(wse_ecp5_jump_decode(j, WSE_ECP5_JUMP_BYTES, &addr), 0);
+	assert_int_equal(addr, 0x810100);
+	assert_int_equal(wse_ecp5_jump_encode(0xffffff, j, sizeof(j)), WSE_ECP5_JUMP_BYTES);
+	assert_int_equal(wse_ecp5_jump_decode(j, WSE_ECP5_JUMP_BYTES, &addr), 0);
+	assert_int_equal(addr, 0xffffff);
+	assert_int_equal(wse_ecp5_jump_encode(0x1000000, j, sizeof(j)), WSE_ERROR_RANGE);
+	assert_int_equal(wse_ecp5_jump_encode(0, j, WSE_ECP5_JUMP_BYTES - 1), WSE_ERROR_OVERFLOW);
+	assert_int_equal(wse_ecp5_jump_encode(0, NULL, 64), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_ecp5_jump_decode(NULL, 64, &addr), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_ecp5_jump_decode(want, 64, NULL), WSE_ERROR_INVALID_PARAM);
+	assert_int_equal(wse_ecp5_jump_decode(want, WSE_ECP5_JUMP_BYTES - 1, &addr),
+			 WSE_ERROR_TRUNCATED);
+	memset(t, 0xff, sizeof(t));
+	assert_int_equal(wse_ecp5_jump_decode(t, sizeof(t), &addr), WSE_ERROR_NOT_FOUND);
+	/* Torn or foreign: every bit flipped, and every prefix of the jump
+	 * programmed over an erased stub (a page program cut short). A change
+	 * in the address is still a jump, to another address, which the
+	 * flash's slots then do not match (docs/firmware-image.md). */
+	for (unsigned k = 0; k < WSE_ECP5_JUMP_BYTES; k++) {
+		for (unsigned x = 1; x < 256; x <<= 1) {
+			memcpy(t, want, sizeof(t));
+			t[k] ^= (uint8_t)x;
+			int r = wse_ecp5_jump_decode(t, sizeof(t), &addr);
+			if (k >= WSE_ECP5_JUMP_OFF_ADDR && k < WSE_ECP5_JUMP_OFF_ADDR + 3) {
+				assert_int_equal(r, 0);
+				assert_int_not_equal(addr, 0x810100);
+			} else {
+				assert_int_equal(r, WSE_ERROR_MALFORMED);
+			}
+		}
+		memset(t, 0xff, sizeof(t));
+		memcpy(t, want, k);
+		int r = wse_ecp5_jump_decode(t, sizeof(t), &addr);
+		if (k <= 18) { /* only dummy bytes so far: still erased */
+			assert_int_equal(r, WSE_ERROR_NOT_FOUND);
+		} else if (k < WSE_ECP5_JUMP_OFF_ADDR) {
+			assert_int_equal(r, WSE_ERROR_MALFORMED);
+		} else { /* the address whole or not: a jump, maybe elsewhere */
+			assert_int_equal(r, 0);
+			assert_true((addr == 0x810100) == (k >= WSE_ECP5_JUMP_OFF_ADDR + 3));
+		}
+	}
 }
 
 /* ---- Boot record ---- */
@@ -534,6 +600,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_compatible_mismatch),
 		cmocka_unit_test(test_flash_layout),
+		cmocka_unit_test(test_ecp5_jump),
 		cmocka_unit_test(test_bootrec_round_trip),
 		cmocka_unit_test(test_bootrec_corruption),
 		cmocka_unit_test(test_bootrec_scan),

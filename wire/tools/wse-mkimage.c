@@ -4,8 +4,14 @@
  *   wse-mkimage --compatible C --bitstream F [--firmware F] [--dtb F]
  *               [--version N] [--build-id S] [--flash-bytes N] -o OUT
  *   wse-mkimage --check IMAGE [--compatible C] [--flash-bytes N]
+ *   wse-mkimage --factory GOLDEN --flash-bytes N [--compatible C] -o FLASH
+ *   wse-mkimage --jump ADDR -o OUT
  * --version and --build-id apply to every part; --flash-bytes limits the
- * image to a slot of that flash's layout. Exit status 0, 1 for a refused
+ * image to a slot of that flash's layout. --factory writes a whole flash
+ * as a board leaves the factory (docs/firmware-image.md, "Flash layout"):
+ * the image GOLDEN in the golden slot, the boot stub and the fallback jump
+ * both pointing at its bitstream, everything else erased. --jump writes
+ * the 58-byte ECP5 jump to ADDR alone. Exit status 0, 1 for a refused
  * image or a failed build, 2 for a usage error.
  */
 #include <errno.h>
@@ -20,7 +26,9 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: wse-mkimage --compatible C --bitstream F [--firmware F] [--dtb F]\n"
 		"                   [--version N] [--build-id S] [--flash-bytes N] -o OUT\n"
-		"       wse-mkimage --check IMAGE [--compatible C] [--flash-bytes N]\n");
+		"       wse-mkimage --check IMAGE [--compatible C] [--flash-bytes N]\n"
+		"       wse-mkimage --factory GOLDEN --flash-bytes N [--compatible C] -o FLASH\n"
+		"       wse-mkimage --jump ADDR -o OUT\n");
 	exit(2);
 }
 
@@ -101,11 +109,59 @@ static int check(const char *path, const char *compat, uint32_t max_bytes)
 	return 0;
 }
 
+static int write_file(const char *out, const uint8_t *buf, size_t len)
+{
+	FILE *f = fopen(out, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		fprintf(stderr, "wse-mkimage: %s: %s\n", out, strerror(errno));
+		remove(out);
+		return 1;
+	}
+	return 0;
+}
+
+/* The flash of a new board: the golden image, and both jumps to it. */
+static int factory(const char *golden, const char *compat, uint32_t flash_bytes,
+		   const char *out)
+{
+	struct wse_flash_layout l;
+	struct wse_image img;
+	char err[200];
+	size_t len;
+	if (wse_flash_layout(flash_bytes, &l)) {
+		fprintf(stderr, "wse-mkimage: --factory needs --flash-bytes, "
+			"a power of two from 256 KiB\n");
+		return 2;
+	}
+	uint8_t *g = slurp(golden, &len);
+	if (wse_image_check(g, len, compat, l.slot_bytes, &img, err, sizeof(err))) {
+		fprintf(stderr, "wse-mkimage: %s: %s\n", golden, err);
+		free(g);
+		return 1;
+	}
+	uint8_t *fl = malloc(flash_bytes);
+	if (!fl) {
+		fprintf(stderr, "wse-mkimage: out of memory\n");
+		free(g);
+		return 1;
+	}
+	memset(fl, 0xFF, flash_bytes);
+	memcpy(fl + l.golden_offset, g, len);
+	uint32_t at = l.golden_offset +
+		      wse_image_find(&img, WSE_IMAGE_PART_BITSTREAM)->offset;
+	wse_ecp5_jump_encode(at, fl + l.stub_offset, WSE_ECP5_JUMP_BYTES);
+	wse_ecp5_jump_encode(at, fl + l.fallback_jump, WSE_ECP5_JUMP_BYTES);
+	int r = write_file(out, fl, flash_bytes);
+	free(fl);
+	free(g);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	const char *compat = NULL, *out = NULL, *check_path = NULL;
-	const char *build_id = NULL, *files[4] = {0};
-	uint32_t version = 0, max_bytes = 0;
+	const char *build_id = NULL, *files[4] = {0}, *golden = NULL, *jump = NULL;
+	uint32_t version = 0, max_bytes = 0, flash_bytes = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -132,12 +188,32 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			max_bytes = l.slot_bytes;
-		} else if (!strcmp(a, "-o"))
+			flash_bytes = (uint32_t)number(v, a);
+		} else if (!strcmp(a, "--factory"))
+			golden = v;
+		else if (!strcmp(a, "--jump"))
+			jump = v;
+		else if (!strcmp(a, "-o"))
 			out = v;
 		else if (!strcmp(a, "--check"))
 			check_path = v;
 		else
 			usage();
+	}
+	if (jump) {
+		uint8_t j[WSE_ECP5_JUMP_BYTES];
+		if (!out || golden || check_path)
+			usage();
+		if (wse_ecp5_jump_encode((uint32_t)number(jump, "--jump"), j, sizeof(j)) < 0) {
+			fprintf(stderr, "wse-mkimage: --jump: an address under 16 MiB\n");
+			return 2;
+		}
+		return write_file(out, j, sizeof(j));
+	}
+	if (golden) {
+		if (!out || check_path || files[1] || files[2] || files[3])
+			usage();
+		return factory(golden, compat, flash_bytes, out);
 	}
 	if (check_path) {
 		if (out || files[1] || files[2] || files[3])
@@ -183,13 +259,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wse-mkimage: %s\n", err);
 		return 1;
 	}
-	FILE *f = fopen(out, "wb");
-	if (!f || fwrite(img, 1, (size_t)size, f) != (size_t)size ||
-	    fclose(f)) {
-		fprintf(stderr, "wse-mkimage: %s: %s\n", out, strerror(errno));
-		remove(out);
+	if (write_file(out, img, (size_t)size))
 		return 1;
-	}
 	for (unsigned t = 0; t < 4; t++)
 		free(data[t]);
 	free(img);
