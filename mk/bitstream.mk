@@ -50,8 +50,9 @@ LINT_STAGES += lint-board
 
 # The board top's own logic (PLL, UART, reset, LEDs, the flash's clock)
 # through synth_ecp5 with the device top a black box: the PLL maps to
-# EHXPLLL, the flash's SCK to USRMCLK, no latch, no
-# loop, ECP5 cells only. Seconds, so it runs with lint.
+# EHXPLLL with its loop filter's attributes (Yosys writes a string of only
+# 0s and 1s with a trailing space, to tell it from a bit string), the
+# flash's SCK to USRMCLK, no latch, no loop, ECP5 cells only. Seconds, so it runs with lint.
 BS_SHELL_SRCS = $(call RTL_CFG_PKG,$(1)) $(RTL_PKG_SRCS) $(RTL_HIF_PKGS) rtl/prim/prim_rst_sync.sv \
 	rtl/prim/prim_flop_2sync.sv $(RTL_HIF_UART_SRCS) $(RTL_BOARD_SRCS) $(RTL_BOARD_ECP5_SRCS) \
 	$(call BS_TOP,$(1))
@@ -65,6 +66,9 @@ lint-yosys-board-$(1): $(call RTL_CFG_PKG,$(1)) | deps
 	  $(abspath $(FPGA_DIR)/shell-$(1))
 	@for c in EHXPLLL USRMCLK; do grep -q "$$$$c *1$$$$" $(FPGA_DIR)/shell-$(1)/stat.txt || \
 	  { echo "lint-yosys-board: $(1): no $$$$c in the netlist"; exit 1; }; done
+	@for a in '"ICP_CURRENT": "12"' '"LPF_RESISTOR": "8"' '"MFG_ENABLE_FILTEROPAMP": "1 "' \
+	  '"MFG_GMCREF_SEL": "2"'; do grep -qF "$$$$a" $(FPGA_DIR)/shell-$(1)/netlist.json || \
+	  { echo "lint-yosys-board: $(1): the PLL lacks $$$$a"; exit 1; }; done
 endef
 $(foreach b,$(FPGA_BOARDS),$(eval $(call BS_SHELL_RULES,$(b))))
 .PHONY: lint-yosys-board $(addprefix lint-yosys-board-,$(FPGA_BOARDS))

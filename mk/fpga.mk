@@ -11,6 +11,7 @@
 #   make test-full-fpga  the tile, router and FPU syntheses with their netlist
 #                        checks
 #   make test-full-boot-jump  the flash's ECP5 jumps against ecpmulti
+#   make test-full-pll   the PLL dividers of wse-cfggen against ecppll
 
 DEB_PKGS  += python3-venv
 FPGA_DIR  := $(BUILD)/fpga
@@ -122,3 +123,10 @@ TEST_FULL_STAGES += test-full-fpga
 test-full-boot-jump: $(FPGA_VENV)/.stamp $(MKIMAGE) tests/fpga/test-boot-jump.sh
 	tests/fpga/test-boot-jump.sh $(FPGA_VENV) $(MKIMAGE) $(BUILD)/tests/boot-jump
 TEST_FULL_STAGES += test-full-boot-jump
+
+# The mesh clock's PLL dividers (wse-cfggen) against prjtrellis's ecppll
+# from the pinned tools: tests/fpga/test-pll.sh.
+.PHONY: test-full-pll
+test-full-pll: $(FPGA_VENV)/.stamp $(CFGGEN) tests/fpga/test-pll.sh
+	tests/fpga/test-pll.sh $(FPGA_VENV) $(CFGGEN) $(BUILD)/tests/pll
+TEST_FULL_STAGES += test-full-pll

@@ -59,17 +59,25 @@ static void *read_dtb(const char *path, size_t *len)
 /*
  * EHXPLLL with feedback from CLKOP: fout = fin * FB / IN, the phase
  * detector at fin / IN in [3.125, 400] MHz, the VCO at fout * OP in
- * [400, 800] MHz (Lattice TN1263). The first setting of least error in
- * the order IN, FB, OP (ascending) is taken, so the result is fixed.
+ * [400, 800] MHz (Lattice TN1263). The setting of least error wins, and
+ * among equal errors the one whose VCO is nearest 600 MHz, the middle of
+ * its range, as Lattice's tools and prjtrellis's ecppll choose; then the
+ * first in the order IN, FB, OP (ascending), so the result is fixed.
+ * `make test-full-pll` checks the choice against ecppll's.
  */
 struct pll {
 	unsigned in, fb, op;
 	uint32_t hz;
 };
 
+static double dist(double a, double b)
+{
+	return a > b ? a - b : b - a;
+}
+
 static int pll_find(uint32_t fin, uint32_t fout, struct pll *p)
 {
-	double best = -1;
+	double best = -1, best_vco = 0;
 	for (unsigned in = 1; in <= 128; in++) {
 		double pfd = (double)fin / in;
 		if (pfd < 3.125e6 || pfd > 400e6)
@@ -78,16 +86,17 @@ static int pll_find(uint32_t fin, uint32_t fout, struct pll *p)
 			double f = pfd * fb;
 			if (f < 3.125e6 || f > 400e6)
 				continue;
+			double err = dist(f, fout);
 			for (unsigned op = 1; op <= 128; op++) {
 				double vco = f * op;
 				if (vco < 400e6 || vco > 800e6)
 					continue;
-				double err = f > fout ? f - fout : fout - f;
-				if (best < 0 || err < best) {
+				if (best < 0 || err < best ||
+				    (err == best && dist(vco, 600e6) < dist(best_vco, 600e6))) {
 					best = err;
+					best_vco = vco;
 					*p = (struct pll){ in, fb, op, (uint32_t)(f + 0.5) };
 				}
-				break; /* any OP in range gives the same f */
 			}
 		}
 	}

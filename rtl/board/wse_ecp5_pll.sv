@@ -1,8 +1,8 @@
 // The mesh clock of an ECP5 board: one EHXPLLL with feedback from CLKOP,
 // fout = fin * ClkfbDiv / ClkiDiv, VCO = fout * ClkopDiv. wse-cfggen finds
 // the dividers from the board's .dts (/fpga wsemu,mesh-clock-frequency,
-// /link clock-frequency) and puts them in wse_cfg_pkg, so the .dts stays
-// the one source of the clock. CLKOP_CPHASE = (ClkopDiv - 1) / 2 is the
+// /link clock-frequency) as ecppll would (make test-full-pll checks it) and
+// puts them in wse_cfg_pkg, so the .dts stays the one source of the clock. CLKOP_CPHASE = (ClkopDiv - 1) / 2 is the
 // zero-phase setting, as Project Trellis's ecppll writes it. In
 // simulation a testbench model of EHXPLLL stands in (tests/fpga/EHXPLLL.sv).
 module wse_ecp5_pll #(
@@ -18,6 +18,11 @@ module wse_ecp5_pll #(
   logic unused_clkos, unused_clkos2, unused_clkos3, unused_intlock, unused_refclk,
         unused_clkintfb;
 
+  // The loop filter's settings (charge pump current, filter resistor, op
+  // amp, reference current) that Lattice's tools and prjtrellis's ecppll
+  // give this PLL; nextpnr-ecp5 takes them from the cell's attributes.
+  (* ICP_CURRENT = "12", LPF_RESISTOR = "8", MFG_ENABLE_FILTEROPAMP = "1",
+     MFG_GMCREF_SEL = "2" *)
   EHXPLLL #(
     .CLKI_DIV        (ClkiDiv),
     .CLKFB_DIV       (ClkfbDiv),
