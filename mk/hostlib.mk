@@ -43,8 +43,8 @@ HL_INT_SAN := $(wsehost_A_san) $(WIRE_A_SAN)
 HL_INT_TSAN := $(wsehost_A_tsan) $(WIRE_A_TSAN)
 HL_T     := $(HL_DIR)/tests
 HL_TESTS := test_codec test_dtb test_link test_faults test_threads test_async test_usb test_usb_xport \
-            test_flash_update
-HL_TSAN_TESTS := test_threads test_async test_usb_xport
+            test_flash_update test_pcie_xport
+HL_TSAN_TESTS := test_threads test_async test_usb_xport test_pcie_xport
 HL_TSRC_COMMON := tests/hostlib/fake_dev.c
 HL_BOARD_DTBS := $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/$(b).dtb)
 PREFIX   ?= /usr/local
@@ -101,6 +101,18 @@ $(1)/test_usb_xport: tests/hostlib/test_usb_xport.c $(HL_USBX_SRCS) tests/hostli
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(HL_TCFLAGS) $(2) $$(HL_USB_CFLAGS) -o $$@ $$< $(HL_USBX_SRCS) $(3) -lcmocka $$(WIRE_LIBS) -lpthread
 endef
+# test_pcie_xport: the pcie: transport with open(), ioctl() and write() of
+# the device node wrapped, a socket pair standing in for /dev/wseN.
+define HL_PCIEX_RULE
+$(1)/test_pcie_xport: tests/hostlib/test_pcie_xport.c $(HL_TSRC_COMMON) tests/hostlib/fake_dev.h \
+		include/uapi/linux/wse.h $(HL_HDRS) $(3)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(HL_TCFLAGS) $(2) -o $$@ $$< $(HL_TSRC_COMMON) $(3) -lcmocka $$(HL_LIBS) \
+		-Wl,--wrap=open,--wrap=ioctl,--wrap=write
+endef
+$(eval $(call HL_PCIEX_RULE,$(HL_T),,$(HL_INT)))
+$(eval $(call HL_PCIEX_RULE,$(HL_T)/san,$(HL_SAN),$(HL_INT_SAN)))
+$(eval $(call HL_PCIEX_RULE,$(HL_T)/tsan,$(HL_TSAN),$(HL_INT_TSAN)))
 $(eval $(call HL_USBX_RULE,$(HL_T),,$(HL_INT)))
 $(eval $(call HL_USBX_RULE,$(HL_T)/san,$(HL_SAN),$(HL_INT_SAN)))
 $(eval $(call HL_USBX_RULE,$(HL_T)/tsan,$(HL_TSAN),$(HL_INT_TSAN)))

@@ -83,9 +83,9 @@ struct wse_open_opts {
  *                          or a vendor-class ff/57/01 interface)
  *   "usb:serial=S" "usb:bus=B,port=P" "usb:vid=V,pid=P"   one of several;
  *                          ",baud=N" sets an FTDI bridge's UART rate
- *   "pcie:/dev/wseN"       reserved for the PCIe driver
- *                          (docs/protocol.md); this version answers
- *                          WSE_ERROR_NOT_SUPPORTED
+ *   "pcie:"                the only PCIe board: the wse driver's
+ *                          /dev/wseN (docs/driver.md)
+ *   "pcie:N" "pcie:/dev/wseN"   one of several
  * On success *dev is set and the device's INFO (DTB) has been read.
  * Errors: INVALID_PARAM (bad URI; usb: with several boards matching),
  * NOT_FOUND (no matching board within open_timeout_ms), ACCESS (no

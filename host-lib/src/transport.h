@@ -4,8 +4,8 @@
  * A transport moves bytes of the link protocol (docs/protocol.md) between
  * the library and one device; it knows nothing about packets. wse_open()
  * picks the table by the URI's scheme: "sim:" (transport_sim.c), "usb:"
- * (transport_usb.c); "pcie:" is planned and its open returns
- * NOT_SUPPORTED today.
+ * (transport_usb.c), "pcie:" (transport_pcie.c, the wse kernel driver's
+ * /dev/wseN).
  *
  * Common rules: every wait is bounded by the timeout_ms given (> 0); no
  * function raises a signal (SIGPIPE included); file descriptors are

@@ -371,44 +371,7 @@ const struct wse_transport_ops wsei_transport_sim = {
 	.close = sim_close,
 };
 
-/* ---- Declared transports -------------------------------------------- */
-
-static int unsupported_open(struct wse_transport **t, const char *args,
-			    int timeout_ms, const struct wse_logger *log)
-{
-	(void)t;
-	(void)args;
-	(void)timeout_ms;
-	wsei_logf(log, WSE_LOG_ERROR, "transport not supported in this build");
-	return WSE_ERROR_NOT_SUPPORTED;
-}
-static int unsupported_send(struct wse_transport *t, const void *b, size_t n,
-			    int to)
-{
-	(void)t, (void)b, (void)n, (void)to;
-	return WSE_ERROR_NOT_SUPPORTED;
-}
-static int unsupported_recv(struct wse_transport *t, void *b, size_t n,
-			    int to)
-{
-	(void)t, (void)b, (void)n, (void)to;
-	return WSE_ERROR_NOT_SUPPORTED;
-}
-static void unsupported_close(struct wse_transport *t)
-{
-	(void)t;
-}
-
-/* The pcie:/dev/wseN (a kernel driver) scheme is reserved: this
- * version's open answers NOT_SUPPORTED (docs/protocol.md says which
- * transports exist), so no device ever reaches the other entries. */
-const struct wse_transport_ops wsei_transport_pcie = {
-	.scheme = "pcie",
-	.open = unsupported_open,
-	.send = unsupported_send,
-	.recv = unsupported_recv,
-	.close = unsupported_close,
-};
+/* ---- The transports by scheme --------------------------------------- */
 
 const struct wse_transport_ops *wsei_transport_find(const char *uri,
 						   const char **args)

@@ -130,6 +130,14 @@ void fake_dev_flash_faults(struct fake_dev *f, long long cut_after, long long st
 	f->flash_stuck = stuck;
 }
 
+void fake_log_append(void *user, enum wse_log_level lv, const char *msg)
+{
+	char *log = user;
+	size_t n = strlen(log);
+	(void)lv;
+	snprintf(log + n, FAKE_LOG_BYTES - n, "%s\n", msg);
+}
+
 int fake_test_paths(char dir[64], char sock[128], char dtb[512])
 {
 	const char *b = getenv("WSE_TEST_BOARDS");

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wsehost.h"
+
 enum fake_mode {
 	FAKE_NORMAL,
 	FAKE_SILENT,       /* read requests, never answer */
@@ -54,6 +56,11 @@ int fake_dev_set_flash(struct fake_dev *f, uint32_t bytes, uint32_t sector);
  * the mode becoming FAKE_HANG_UP (a power cut mid-request); programs
  * cannot clear bit 0 of the byte at offset stuck. */
 void fake_dev_flash_faults(struct fake_dev *f, long long cut_after, long long stuck);
+/* A wse_log_cb for the tests: appends each message and a newline to the
+ * NUL-terminated buffer of FAKE_LOG_BYTES that user points at (the rest
+ * is dropped when it is full). */
+#define FAKE_LOG_BYTES 4096
+void fake_log_append(void *user, enum wse_log_level lv, const char *msg);
 /* A test's paths: a new temporary directory dir ($TMPDIR or /tmp), its
  * socket dir/dev.sock, and sim-4x4's DTB under $WSE_TEST_BOARDS (default
  * build/boards). Returns 0, or -1 when the directory cannot be made. */

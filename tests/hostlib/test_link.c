@@ -30,16 +30,9 @@ static char dir[64], sock[128], dtb[512];
 struct fx {
 	struct fake_dev *f;
 	wse_device *d;
-	char log[4096];
+	char log[FAKE_LOG_BYTES];
 };
 
-static void logcb(void *user, enum wse_log_level lv, const char *msg)
-{
-	struct fx *x = user;
-	(void)lv;
-	size_t n = strlen(x->log);
-	snprintf(x->log + n, sizeof(x->log) - n, "%s\n", msg);
-}
 
 static char uri[160];
 
@@ -50,7 +43,7 @@ static int setup(void **state)
 	assert_non_null(x->f);
 	snprintf(uri, sizeof(uri), "sim:attach=%s", sock);
 	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 300,
-				  .log_cb = logcb, .log_user = x,
+				  .log_cb = fake_log_append, .log_user = x->log,
 				  .log_level = WSE_LOG_DEBUG};
 	assert_int_equal(wse_open(&x->d, uri, &o), 0);
 	*state = x;
@@ -348,7 +341,7 @@ static void test_open_errors(void **state)
 	assert_int_equal(wse_open(&d, "sim:board=sim-2x2,,model=rtl", &o), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(wse_open(&d, "sim:model=fastest", &o), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(wse_open(&d, "usb:0", &o), WSE_ERROR_INVALID_PARAM); /* test_usb: the rest */
-	assert_int_equal(wse_open(&d, "pcie:/dev/wse0", &o), WSE_ERROR_NOT_SUPPORTED);
+	assert_int_equal(wse_open(&d, "pcie:x", &o), WSE_ERROR_INVALID_PARAM); /* test_pcie_xport: the rest */
 	assert_int_equal(wse_open(NULL, "usb:", &o), WSE_ERROR_INVALID_PARAM);
 	struct wse_open_opts bad = {.size = 0};
 	assert_int_equal(wse_open(&d, "usb:", &bad), WSE_ERROR_INVALID_PARAM);
