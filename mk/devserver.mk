@@ -19,9 +19,12 @@ DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) $(RTL_HIF_PKGS) $(RTL_FLASH_PKGS) $(RTL_PRIM_CDC_SRCS) \
 	$(RTL_FLASH_SRCS) $(RTL_HIF_SRCS) $(DS_DIR)/$(1)/wse_dtb_pkg.sv $(RTL_TOP_SRCS)
 
-# $(1) board, $(2) what the build ID names (default wsemu-sim).
+# $(1) board, $(2) what the build ID names (default wsemu-sim). The ROM
+# is made again when any source of the device changes, so the build ID
+# INFO reports names the revision the model was built from.
 define DS_BOARD_RULES
-$(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
+$(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) \
+		$(filter-out $(DS_DIR)/$(1)/wse_dtb_pkg.sv,$(call DS_TOP_SRCS,$(1))) | deps
 	@mkdir -p $$(dir $$@)
 	$(CFGGEN) $$< --rom $$@ --build-id "$(or $(2),wsemu-sim) $(DS_REV)"
 endef
