@@ -750,18 +750,23 @@ out:
 	return ret;
 }
 
-/* Neither ring has a descriptor in progress (or the registers are gone). */
+/*
+ * Neither ring has a descriptor in progress, or the registers are gone
+ * (after wse_core_stop(), or a card that reads all ones).
+ */
 static int rings_idle(struct wse_core *c)
 {
-	u32 busy = 0;
+	u32 h2c = 0, c2h = 0;
 
 	c->ops->lock(c);
-	if (!c->hw_gone)
-		busy = (reg_rd(c, &c->h2c, WSE_PCIE_RING_CTRL) |
-			reg_rd(c, &c->c2h, WSE_PCIE_RING_CTRL)) &
-		       WSE_PCIE_CTRL_BUSY;
+	if (!c->hw_gone) {
+		h2c = reg_rd(c, &c->h2c, WSE_PCIE_RING_CTRL);
+		c2h = reg_rd(c, &c->c2h, WSE_PCIE_RING_CTRL);
+	}
 	c->ops->unlock(c);
-	return !busy;
+	if (h2c == 0xffffffffu || c2h == 0xffffffffu)
+		return 1;
+	return !((h2c | c2h) & WSE_PCIE_CTRL_BUSY);
 }
 
 /*

@@ -34,6 +34,7 @@ static _Thread_local int locked;
 static pthread_mutex_t wait_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wait_cv = PTHREAD_COND_INITIALIZER;
 static int blocking;
+static int wait_error;		/* non-zero: wait() ends with it (a signal) */
 static int sleepers;		/* waits asleep, under wait_mu */
 static unsigned int wake_seq;	/* under wait_mu */
 static int wakes;
@@ -72,6 +73,10 @@ static int m_wait(struct wse_core *c, int (*ready)(struct wse_core *c),
 	pthread_mutex_lock(&wait_mu);
 	waits++;
 	last_timeout = timeout_ms;
+	if (wait_error) {
+		pthread_mutex_unlock(&wait_mu);
+		return wait_error;
+	}
 	if (!blocking) {
 		pthread_mutex_unlock(&wait_mu);
 		if (on_wait)
@@ -427,7 +432,7 @@ static int setup(void **state)
 		.max_payload = MAX_PAYLOAD, .compatible = "wsemu,sim-4x2",
 	};
 
-	locked = wakes = waits = blocking = 0;
+	locked = wakes = waits = blocking = wait_error = 0;
 	fault_after = -1;
 	on_wait = NULL;
 	memset(&dev, 0, sizeof(dev));
@@ -902,7 +907,10 @@ static void device_takes_all(struct wse_core *c)
 	wse_core_irq(c);
 }
 
-/* Full: -EAGAIN without blocking, -ETIMEDOUT after the bound, else waits. */
+/*
+ * Full: -EAGAIN without blocking, -ETIMEDOUT after the bound, a signal's
+ * error, else waits.
+ */
 static void test_h2c_full(void **state)
 {
 	struct wse_core *c = *state;
@@ -918,6 +926,10 @@ static void test_h2c_full(void **state)
 	/* a device that takes nothing: the wait's bound */
 	assert_int_equal(wse_core_write(c, (char *)pkt, n, 0), -ETIMEDOUT);
 	assert_int_equal(last_timeout, WSE_WRITE_TIMEOUT_MS);
+	/* a signal ends the wait */
+	wait_error = -EINTR;
+	assert_int_equal(wse_core_write(c, (char *)pkt, n, 0), -EINTR);
+	wait_error = 0;
 	assert_int_equal(dev.doorbells, 2);
 	/* the device takes one entry: not yet room for 3 */
 	assert_int_equal(dev_h2c(1), 1);
@@ -926,7 +938,7 @@ static void test_h2c_full(void **state)
 	/* a blocking write the device makes room for while it waits */
 	on_wait = device_takes_all;
 	assert_int_equal(wse_core_write(c, (char *)pkt, n, 0), n);
-	assert_int_equal(waits, 2);
+	assert_int_equal(waits, 3);
 	assert_int_equal(dev_h2c(100), 3);
 	assert_int_equal(dev.rx_len, 3 * n);
 	/* poll reaps by itself, without an interrupt */
@@ -1121,6 +1133,52 @@ static void test_c2h_empty_and_junk(void **state)
 	assert_int_equal(wse_core_queued(c), n);
 }
 
+/* The device fills n buffers without ending a packet. */
+static void dev_c2h_no_eop(int n)
+{
+	pthread_mutex_lock(&dev_mu);
+	while (n-- > 0)
+		dev_complete(1, le32(dev_desc(&dev.r[1]) + 8), 0, 1);
+	pthread_mutex_unlock(&dev_mu);
+}
+
+/*
+ * Packets dropped: one longer than the protocol's largest frame (and the
+ * end it comes to), one the read queue has no room for; the next ones
+ * arrive whole.
+ */
+static void test_c2h_drops(void **state)
+{
+	struct wse_core *c = *state;
+	uint8_t pkt[FRAME_MAX], out[FRAME_MAX];
+	size_t n = make_pkt(pkt, MAX_PAYLOAD, WSE_FLAG_RESPONSE, 6);
+	int left = (int)(WSE_FRAME_BYTES(WSE_PROTO_MAX_PAYLOAD) / 32) + 1;
+
+	while (left > 0) {
+		dev_c2h_no_eop(left < 7 ? left : 7);
+		left -= 7;
+		wse_core_irq(c);
+	}
+	assert_int_equal(c->rx_dropped, 0);
+	assert_int_equal(dev_c2h(pkt, n), 0);	/* its end: dropped with it */
+	wse_core_irq(c);
+	assert_int_equal(c->rx_dropped, 1);
+	assert_int_equal(wse_core_queued(c), 0);
+	/* the read queue holds two of 96 bytes in 256; the third is dropped */
+	assert_int_equal(dev_c2h(pkt, n), 0);
+	assert_int_equal(dev_c2h(pkt, n), 0);
+	wse_core_irq(c);
+	assert_int_equal(dev_c2h(pkt, n), 0);
+	wse_core_irq(c);
+	assert_int_equal(c->rx_dropped, 2);
+	assert_int_equal(wse_core_queued(c), 2 * n);
+	assert_int_equal(wse_core_read(c, (char *)out, sizeof(out), 1), n);
+	assert_int_equal(dev_c2h(pkt, n), 0);
+	wse_core_irq(c);
+	assert_int_equal(wse_core_queued(c), 2 * n);
+	assert_int_equal(c->rx_dropped, 2);
+}
+
 /* The C2H ring stopped on an error: read() fails with it once empty. */
 static void test_c2h_error(void **state)
 {
@@ -1205,6 +1263,9 @@ static void test_absent_device(void **state)
 	assert_int_equal(c->c2h.head, 0);
 	assert_int_equal(wse_core_queued(c), 0);
 	wse_core_remove(c);
+	/* stopping does not wait for a BUSY that reads as one */
+	assert_int_equal(wse_core_stop(c), 0);
+	assert_int_equal(waits, 0);
 	dev.absent = 0;
 }
 
@@ -1242,6 +1303,7 @@ int main(void)
 		T(test_remove_wakes_writer),
 		T(test_c2h_packets),
 		T(test_c2h_empty_and_junk),
+		T(test_c2h_drops),
 		T(test_c2h_error),
 		cmocka_unit_test(test_start_refusals),
 		T(test_absent_device),
