@@ -4,14 +4,17 @@
  * that carries whole link packets (docs/driver.md). The portable part is in
  * wse_core.c; this file binds it to Linux.
  *
- * The board's PCI function and its BAR 0 layout are provisional: the PCIe
- * device side of the board is planned, and so is the descriptor-ring DMA
- * that will carry the packets. Until then write() is refused with
- * -EOPNOTSUPP and read() only returns what the device side queues.
+ * BAR 0 is the board's PCIe device side (docs/pcie.md, wsemu/wse_pcie.h):
+ * the core drives its two descriptor rings through the register accessors
+ * and the coherent DMA memory below; MSI-X vectors, or a polling timer
+ * when there are none, call the core's interrupt entry point. The PCI ID is
+ * provisional until a board has its own.
  */
 #include <linux/device.h>
+#include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
+#include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
 #include <linux/kref.h>
@@ -26,24 +29,25 @@
 #include <linux/stringify.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "wse_core.h"
+#include "wsemu/wse_pcie.h"
 
 /* Provisional IDs (docs/driver.md): replaced when the board has its own. */
 #define WSE_PCI_VENDOR_ID	0x1204
 #define WSE_PCI_DEVICE_ID	0xe5e0
 
-/* Provisional BAR 0 layout: an identification block, the DTB at 4 KiB. */
-#define WSE_BAR_MAGIC		0x00
-#define WSE_BAR_MESH_COLS	0x04
-#define WSE_BAR_MESH_ROWS	0x08
-#define WSE_BAR_DTB_SIZE	0x0c
-#define WSE_BAR_MAX_PAYLOAD	0x10
-#define WSE_BAR_COMPATIBLE	0x40
-#define WSE_BAR_DTB		0x1000
-#define WSE_BAR_MAGIC_VALUE	0x50455357	/* "WSEP" */
+#define WSE_RING_BYTES		(256 * 1024)	/* the read queue */
 
-#define WSE_RING_BYTES		(256 * 1024)
+/* The rings: 32 entries of a page each way (a largest request takes 17). */
+static const struct wse_ring_cfg wse_rings = {
+	.h2c_entries = 32, .h2c_buf_bytes = 4096,
+	.c2h_entries = 32, .c2h_buf_bytes = 4096,
+};
+
+/* Without MSI-X, the interrupt entry point runs this often. */
+#define WSE_POLL_MS		2
 
 struct wse_dev {
 	struct wse_core core;
@@ -53,8 +57,10 @@ struct wse_dev {
 	int id;
 	char name[16];
 	struct miscdevice misc;
-	spinlock_t lock;	/* the core's ring */
+	spinlock_t lock;	/* the core's queue and rings */
 	wait_queue_head_t wq;
+	int nvec;		/* MSI-X vectors requested; 0: polling */
+	struct delayed_work poll;
 	atomic_t opened;
 	struct kref ref;	/* probe's, and an open file's */
 };
@@ -125,15 +131,32 @@ static void wse_os_log(struct wse_core *c, const char *msg)
 	dev_dbg(&core_to_wse(c)->pdev->dev, "%s\n", msg);
 }
 
-/* The descriptor-ring DMA that carries packets to the board is planned. */
-static int wse_os_send(struct wse_core *c, const void *pkt, size_t len)
+static u32 wse_os_reg_read(struct wse_core *c, u32 off)
 {
-	return -EOPNOTSUPP;
+	return ioread32(core_to_wse(c)->bar + off);
 }
 
-static int wse_os_reset_link(struct wse_core *c)
+static void wse_os_reg_write(struct wse_core *c, u32 off, u32 val)
 {
-	return -EOPNOTSUPP;
+	iowrite32(val, core_to_wse(c)->bar + off);
+}
+
+static void *wse_os_dma_alloc(struct wse_core *c, size_t size, u64 *bus)
+{
+	dma_addr_t h;
+	void *p;
+
+	p = dma_alloc_coherent(&core_to_wse(c)->pdev->dev, size, &h,
+			       GFP_KERNEL);
+	if (p)
+		*bus = h;
+	return p;
+}
+
+static void wse_os_dma_free(struct wse_core *c, size_t size, void *cpu,
+			    u64 bus)
+{
+	dma_free_coherent(&core_to_wse(c)->pdev->dev, size, cpu, bus);
 }
 
 static const struct wse_os_ops wse_linux_ops = {
@@ -146,8 +169,10 @@ static const struct wse_os_ops wse_linux_ops = {
 	.copy_from_user = wse_os_copy_from_user,
 	.copy_to_user = wse_os_copy_to_user,
 	.log = wse_os_log,
-	.send = wse_os_send,
-	.reset_link = wse_os_reset_link,
+	.reg_read = wse_os_reg_read,
+	.reg_write = wse_os_reg_write,
+	.dma_alloc = wse_os_dma_alloc,
+	.dma_free = wse_os_dma_free,
 };
 
 /* The last reference: the device is removed and no file is open. */
@@ -201,7 +226,8 @@ static ssize_t wse_read(struct file *f, char __user *buf, size_t count,
 static ssize_t wse_write(struct file *f, const char __user *buf, size_t count,
 			 loff_t *ppos)
 {
-	return wse_core_write(&file_to_wse(f)->core, buf, count);
+	return wse_core_write(&file_to_wse(f)->core, buf, count,
+			      f->f_flags & O_NONBLOCK);
 }
 
 static __poll_t wse_poll(struct file *f, poll_table *wait)
@@ -316,30 +342,108 @@ static const struct attribute_group *wse_groups[] = {
 	NULL,
 };
 
-/* The board's identification block and DTB from the provisional BAR 0. */
+/* The board's identification block and DTB from BAR 0. */
 static int wse_read_board(struct wse_dev *wd, struct wse_board_info *b)
 {
 	resource_size_t bar_len = pci_resource_len(wd->pdev, 0);
+	u32 version;
 
-	if (bar_len < WSE_BAR_DTB ||
-	    ioread32(wd->bar + WSE_BAR_MAGIC) != WSE_BAR_MAGIC_VALUE) {
+	if (bar_len < WSE_PCIE_DTB_OFFSET ||
+	    ioread32(wd->bar + WSE_PCIE_REG_MAGIC) != WSE_PCIE_MAGIC) {
 		dev_err(&wd->pdev->dev, "no wsemu identification in BAR 0\n");
 		return -ENODEV;
 	}
+	version = ioread32(wd->bar + WSE_PCIE_REG_VERSION);
+	if (version >> 16 != WSE_PCIE_VERSION >> 16) {
+		dev_err(&wd->pdev->dev, "device side version %#x unsupported\n",
+			version);
+		return -ENODEV;
+	}
 	memset(b, 0, sizeof(*b));
-	b->mesh_cols = ioread32(wd->bar + WSE_BAR_MESH_COLS);
-	b->mesh_rows = ioread32(wd->bar + WSE_BAR_MESH_ROWS);
-	b->dtb_size = ioread32(wd->bar + WSE_BAR_DTB_SIZE);
-	b->max_payload = ioread32(wd->bar + WSE_BAR_MAX_PAYLOAD);
-	memcpy_fromio(b->compatible, wd->bar + WSE_BAR_COMPATIBLE,
+	b->mesh_cols = ioread32(wd->bar + WSE_PCIE_REG_MESH_COLS);
+	b->mesh_rows = ioread32(wd->bar + WSE_PCIE_REG_MESH_ROWS);
+	b->dtb_size = ioread32(wd->bar + WSE_PCIE_REG_DTB_SIZE);
+	b->max_payload = ioread32(wd->bar + WSE_PCIE_REG_MAX_PAYLOAD);
+	memcpy_fromio(b->compatible, wd->bar + WSE_PCIE_REG_COMPAT,
 		      sizeof(b->compatible) - 1);
-	if (b->dtb_size > bar_len - WSE_BAR_DTB)
+	if (b->dtb_size > bar_len - WSE_PCIE_DTB_OFFSET)
 		return -ENODEV;
 	wd->dtb = kvmalloc(b->dtb_size ? b->dtb_size : 1, GFP_KERNEL);
 	if (!wd->dtb)
 		return -ENOMEM;
-	memcpy_fromio(wd->dtb, wd->bar + WSE_BAR_DTB, b->dtb_size);
+	memcpy_fromio(wd->dtb, wd->bar + WSE_PCIE_DTB_OFFSET, b->dtb_size);
 	return 0;
+}
+
+/* An MSI-X vector, in a thread: the core's lock is taken in process context. */
+static irqreturn_t wse_irq_thread(int irq, void *data)
+{
+	struct wse_dev *wd = data;
+
+	wse_core_irq(&wd->core);
+	return IRQ_HANDLED;
+}
+
+/* Without MSI-X: the interrupt entry point every WSE_POLL_MS. */
+static void wse_poll_work(struct work_struct *work)
+{
+	struct wse_dev *wd = container_of(to_delayed_work(work),
+					  struct wse_dev, poll);
+
+	wse_core_irq(&wd->core);
+	schedule_delayed_work(&wd->poll, msecs_to_jiffies(WSE_POLL_MS));
+}
+
+/*
+ * The device's three MSI-X vectors (H2C, C2H, error), each calling the
+ * core; with fewer, the polling timer (started by wse_irq_start()).
+ */
+static int wse_irq_request(struct wse_dev *wd)
+{
+	struct pci_dev *pdev = wd->pdev;
+	int ret, i;
+
+	INIT_DELAYED_WORK(&wd->poll, wse_poll_work);
+	ret = pci_alloc_irq_vectors(pdev, WSE_PCIE_NUM_VECTORS,
+				    WSE_PCIE_NUM_VECTORS, PCI_IRQ_MSIX);
+	if (ret < 0) {
+		dev_info(&pdev->dev, "no MSI-X: polling every %d ms\n",
+			 WSE_POLL_MS);
+		return 0;
+	}
+	for (i = 0; i < WSE_PCIE_NUM_VECTORS; i++) {
+		ret = pci_request_irq(pdev, i, NULL, wse_irq_thread, wd,
+				      "%s-%s-%d", KBUILD_MODNAME,
+				      pci_name(pdev), i);
+		if (ret)
+			goto err_free_vectors;
+		wd->nvec = i + 1;
+	}
+	return 0;
+
+err_free_vectors:
+	while (wd->nvec)
+		pci_free_irq(pdev, --wd->nvec, wd);
+	pci_free_irq_vectors(pdev);
+	return ret;
+}
+
+static void wse_irq_start(struct wse_dev *wd)
+{
+	if (!wd->nvec)
+		schedule_delayed_work(&wd->poll, msecs_to_jiffies(WSE_POLL_MS));
+}
+
+/* Undo wse_irq_request() and wse_irq_start(). */
+static void wse_irq_free(struct wse_dev *wd)
+{
+	if (!wd->nvec) {
+		cancel_delayed_work_sync(&wd->poll);
+		return;
+	}
+	while (wd->nvec)
+		pci_free_irq(wd->pdev, --wd->nvec, wd);
+	pci_free_irq_vectors(wd->pdev);
 }
 
 static int wse_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -374,10 +478,21 @@ static int wse_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 			    WSE_RING_BYTES);
 	if (ret)
 		goto err_free_dtb;
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		goto err_fini_core;
+	pci_set_master(pdev);
+	ret = wse_irq_request(wd);
+	if (ret)
+		goto err_clear_master;
+	ret = wse_core_start(&wd->core, &wse_rings);
+	if (ret)
+		goto err_free_irq;
+	wse_irq_start(wd);
 	wd->id = ida_alloc(&wse_ida, GFP_KERNEL);
 	if (wd->id < 0) {
 		ret = wd->id;
-		goto err_fini_core;
+		goto err_stop_core;
 	}
 	snprintf(wd->name, sizeof(wd->name), "wse%d", wd->id);
 	wd->misc.minor = MISC_DYNAMIC_MINOR;
@@ -393,6 +508,13 @@ static int wse_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 err_free_id:
 	ida_free(&wse_ida, wd->id);
+err_stop_core:
+	wse_core_remove(&wd->core);
+	wse_core_stop(&wd->core);
+err_free_irq:
+	wse_irq_free(wd);
+err_clear_master:
+	pci_clear_master(pdev);
 err_fini_core:
 	wse_core_fini(&wd->core);
 err_free_dtb:
@@ -409,14 +531,22 @@ err_free_wd:
 	return ret;
 }
 
+/*
+ * An open file's waiters wake, and its calls fail, with -ENODEV; the
+ * interrupts and the polling end; the rings stop, the device's DMA with
+ * them, and their memory goes back. The rest waits for the last file.
+ */
 static void wse_remove(struct pci_dev *pdev)
 {
 	struct wse_dev *wd = pci_get_drvdata(pdev);
 
 	misc_deregister(&wd->misc);
-	/* An open file's waiters wake, and its calls fail, with -ENODEV. */
 	wse_core_remove(&wd->core);
 	ida_free(&wse_ida, wd->id);
+	wse_core_stop(&wd->core);
+	wse_irq_free(wd);
+	pci_clear_master(pdev);
+	wse_core_free_rings(&wd->core);
 	pci_iounmap(pdev, wd->bar);
 	pci_release_regions(pdev);
 	pci_disable_device(pdev);

@@ -25,7 +25,7 @@ DRV_VER    := $(DRV_VMAJ).$(DRV_VMIN)
 DRV_UDEV_RULE := packaging/udev/70-wsemu-pcie.rules
 DRV_FILES  := driver/wse_main.c driver/wse_core.c driver/wse_core.h \
               driver/Kbuild driver/Makefile include/uapi/linux/wse.h
-DRV_DEPS   := $(DRV_FILES) include/wsemu/wse_wire.h
+DRV_DEPS   := $(DRV_FILES) include/wsemu/wse_wire.h include/wsemu/wse_pcie.h
 # The kernel of the installed linux-image-amd64, read when a recipe runs
 # (after `make deps` has installed it).
 DRV_KVER    = $(shell dpkg-query -W -f='$${Depends}' linux-image-amd64 | \
@@ -57,10 +57,10 @@ $(DRV_KO): $(DRV_DEPS) | deps
 	  { cat $(DRV_DIR)/kbuild.log; exit 1; }
 	@if grep -iE 'warning|error' $(DRV_DIR)/kbuild.log; then rm -f $@; exit 1; fi
 
-$(DRV_DIR)/test_core: $(DRV_CORE_T) driver/wse_core.h include/uapi/linux/wse.h | deps
+$(DRV_DIR)/test_core: $(DRV_CORE_T) driver/wse_core.h include/uapi/linux/wse.h include/wsemu/wse_pcie.h | deps
 	@mkdir -p $(dir $@)
 	$(DRV_CC) -O2 -o $@ $(DRV_CORE_T) -lcmocka -pthread
-$(DRV_DIR)/test_core_san: $(DRV_CORE_T) driver/wse_core.h include/uapi/linux/wse.h | deps
+$(DRV_DIR)/test_core_san: $(DRV_CORE_T) driver/wse_core.h include/uapi/linux/wse.h include/wsemu/wse_pcie.h | deps
 	@mkdir -p $(dir $@)
 	$(DRV_CC) $(DRV_SAN) -o $@ $(DRV_CORE_T) -lcmocka -pthread
 
@@ -90,7 +90,7 @@ dkms-install:
 	install -m 0644 driver/dkms.conf driver/Kbuild driver/Makefile driver/wse_main.c \
 	  driver/wse_core.c driver/wse_core.h $(DRV_DKMS_SRC)/
 	install -m 0644 include/uapi/linux/wse.h $(DRV_DKMS_SRC)/include/uapi/linux/
-	install -m 0644 include/wsemu/wse_wire.h $(DRV_DKMS_SRC)/include/wsemu/
+	install -m 0644 include/wsemu/wse_wire.h include/wsemu/wse_pcie.h $(DRV_DKMS_SRC)/include/wsemu/
 
 test-driver: $(DRV_KO) $(DRV_TESTS) $(DRV_UAPI_T) $(DRV_CP) $(VM_GADGET) $(FAST_SERVER) \
              $(BUILD)/boards/sim-2x2/sim-2x2.dtb

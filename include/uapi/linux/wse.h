@@ -44,7 +44,8 @@ struct wse_info {
 
 /*
  * WSE_IOCTL_RESET: drop the packets queued for read() and, without
- * WSE_RESET_QUEUES_ONLY, reset the board's link.
+ * WSE_RESET_QUEUES_ONLY, stop and restart the board's descriptor rings
+ * (what was not yet sent is dropped; clears the device's errors).
  */
 #define WSE_RESET_QUEUES_ONLY	0x1U
 #define WSE_RESET_FLAGS		WSE_RESET_QUEUES_ONLY
