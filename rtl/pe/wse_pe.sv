@@ -185,6 +185,7 @@ module wse_pe #(
   // ---- Dataflow unit: fabric interface, tasks, vector engine -------------------------
   logic [2:0]          vdm_req, vdm_gnt;
   logic [3*DmemAW-1:0] vdm_addr;
+  logic [DmemBanks-1:0] dm_rd_lost;
   logic [31:0]         vdm_wdata;
   logic                vec_busy;
 
@@ -212,50 +213,62 @@ module wse_pe #(
     .dm_addr_o         (vdm_addr),
     .dm_wdata_o        (vdm_wdata),
     .dm_gnt_i          (vdm_gnt),
-    .dm_rdata_i        (dm_rdata[127:64]),
-    .dm_ext_we_i       (|(dm_req[1:0] & dm_we[1:0] & dm_gnt[1:0])),
+    .dm_rdata_i        (dm_rdata[63:0]),
+    .dm_ext_we_i       (|(dm_req[3:2] & dm_we[3:2] & dm_gnt[3:2])),
+    .dm_rd_lost_i      (dm_rd_lost),
     .vec_busy_o        (vec_busy)
   );
 
-  // ---- DMEM: port 0 management, 1 core, 2-3 vector reads, 4 vector write ------------
+  // ---- DMEM: ports 0-1 vector reads, 2 management, 3 core, 4 vector write ----------
+  // The vector engine's reads come first: port 1's address is always in
+  // another bank than port 0's (wse_df_vec), so both are granted whenever
+  // they ask, and the engine's gather needs no grant back from the arbiter in
+  // the cycle of its request. A management or core read that loses a bank to
+  // the engine is reported (dm_rd_lost); the engine registers it and leaves
+  // that bank free the next cycle, so such a read waits one cycle at most.
+  // Writes keep management, core, engine.
   logic [4:0]          dm_req, dm_gnt, dm_we, dm_rvalid;
   logic [5*DmemAW-1:0] dm_addr;
   logic [19:0]         dm_be;
   logic [159:0]        dm_wdata, dm_rdata;
 
-  assign dm_req   = {vdm_req, data_req, mem_req_i && mem_in_dmem};
-  assign dm_we    = {3'b100, data_we, mem_we_i};
-  assign dm_addr  = {vdm_addr, data_addr[DmemAW+1:2], mem_addr_i[DmemAW+1:2]};
-  assign dm_be    = {12'hfff, data_be, 4'hf};
-  assign dm_wdata = {vdm_wdata, 64'd0, data_wdata, mem_wdata_i};
-  assign vdm_gnt  = dm_gnt[4:2];
+  assign dm_req   = {vdm_req[2], data_req, mem_req_i && mem_in_dmem, vdm_req[1:0]};
+  assign dm_we    = {1'b1, data_we, mem_we_i, 2'b00};
+  assign dm_addr  = {vdm_addr[3*DmemAW-1:2*DmemAW], data_addr[DmemAW+1:2],
+                     mem_addr_i[DmemAW+1:2], vdm_addr[2*DmemAW-1:0]};
+  assign dm_be    = {4'hf, data_be, 4'hf, 8'hff};
+  assign dm_wdata = {vdm_wdata, data_wdata, mem_wdata_i, 64'd0};
+  assign vdm_gnt  = {dm_gnt[4], dm_gnt[1:0]};
 
   wse_pe_dmem #(
-    .DmemBytes (DmemBytes),
-    .NumBanks  (DmemBanks),
-    .NumPorts  (5)
+    .DmemBytes  (DmemBytes),
+    .NumBanks   (DmemBanks),
+    .NumPorts   (5),
+    .ReadPorts  (5'b01111),
+    .WritePorts (5'b11100)
   ) u_dmem (
-    .clk_i    (clk_i),
-    .rst_ni   (rst_ni),
-    .req_i    (dm_req),
-    .gnt_o    (dm_gnt),
-    .we_i     (dm_we),
-    .addr_i   (dm_addr),
-    .be_i     (dm_be),
-    .wdata_i  (dm_wdata),
-    .rvalid_o (dm_rvalid),
-    .rdata_o  (dm_rdata)
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .req_i     (dm_req),
+    .gnt_o     (dm_gnt),
+    .we_i      (dm_we),
+    .addr_i    (dm_addr),
+    .be_i      (dm_be),
+    .wdata_i   (dm_wdata),
+    .rvalid_o  (dm_rvalid),
+    .rdata_o   (dm_rdata),
+    .rd_lost_o (dm_rd_lost)
   );
 
-  assign data_gnt    = dm_gnt[1];
-  assign data_rvalid = dm_rvalid[1];
-  assign data_rdata  = dm_rdata[63:32];
+  assign data_gnt    = dm_gnt[3];
+  assign data_rvalid = dm_rvalid[3];
+  assign data_rdata  = dm_rdata[127:96];
 
   // Management responses: IMEM or DMEM read data, whichever was read.
   assign mem_err_o    = mem_req_i && !mem_in_imem && !mem_in_dmem;
-  assign mem_gnt_o    = mem_err_o || imem_host_gnt || dm_gnt[0];
-  assign mem_rvalid_o = imem_host_rvalid || dm_rvalid[0];
-  assign mem_rdata_o  = imem_host_rvalid ? imem_host_rdata : dm_rdata[31:0];
+  assign mem_gnt_o    = mem_err_o || imem_host_gnt || dm_gnt[2];
+  assign mem_rvalid_o = imem_host_rvalid || dm_rvalid[2];
+  assign mem_rdata_o  = imem_host_rvalid ? imem_host_rdata : dm_rdata[95:64];
 
   // ---- Host I/O ---------------------------------------------------------------------
   wse_pe_hostio u_hostio (
@@ -274,8 +287,8 @@ module wse_pe #(
 
   // Outputs that the coprocessor and trace consumers will use.
   logic unused_core;
-  assign unused_core = ^{dm_rvalid[4:2], dm_rdata[159:128], vec_busy,
+  assign unused_core = ^{dm_rvalid[4], dm_rvalid[1:0], dm_rdata[159:128], vec_busy,
                          retire_pc, instr_addr[31:ImemAW+2], instr_addr[1:0]};
 
-  `ASSERT(MemOneTarget, !(imem_host_rvalid && dm_rvalid[0]))
+  `ASSERT(MemOneTarget, !(imem_host_rvalid && dm_rvalid[2]))
 endmodule

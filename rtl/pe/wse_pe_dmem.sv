@@ -5,12 +5,19 @@
 // NumPorts requesters; port 0 has the highest priority, a port that loses
 // (same bank, same direction) is not granted and retries. Read data one
 // cycle after the grant. Ports are flattened vectors (port p at [p*W +: W]).
+// ReadPorts and WritePorts say which ports may read and which may write: a
+// port's request only enters the arbitration of the directions it may use,
+// so that a read-only requester's request is no input of the write grants
+// (the tile is synthesized without flattening, where the parent's constant
+// we_i would not reach this logic).
 `include "prim_assert.svh"
 
 module wse_pe_dmem #(
   parameter int unsigned DmemBytes = wse_cfg_pkg::DmemBytes,
   parameter int unsigned NumBanks  = wse_cfg_pkg::DmemBanks,
   parameter int unsigned NumPorts  = 2,
+  parameter logic [NumPorts-1:0] ReadPorts  = '1,
+  parameter logic [NumPorts-1:0] WritePorts = '1,
   localparam int unsigned Words  = DmemBytes / 4,
   localparam int unsigned AW     = $clog2(Words),         // word address
   localparam int unsigned BW     = (NumBanks > 1) ? $clog2(NumBanks) : 1,
@@ -25,7 +32,8 @@ module wse_pe_dmem #(
   input  logic [NumPorts*4-1:0]  be_i,
   input  logic [NumPorts*32-1:0] wdata_i,
   output logic [NumPorts-1:0]    rvalid_o,
-  output logic [NumPorts*32-1:0] rdata_o
+  output logic [NumPorts*32-1:0] rdata_o,
+  output logic [NumBanks-1:0]    rd_lost_o      // banks where a read was refused
 );
   // Bank of each port's request.
   logic [BW-1:0] port_bank [NumPorts];
@@ -43,9 +51,15 @@ module wse_pe_dmem #(
   logic [3:0]            bank_be    [NumBanks];
   logic [31:0]           bank_rdata [NumBanks];
 
+  // Each port's request by direction.
+  logic [NumPorts-1:0] port_re, port_we;
+  assign port_we = req_i & we_i & WritePorts;
+  assign port_re = req_i & ~we_i & ReadPorts;
+
   // Fixed-priority arbitration per bank and direction.
   always_comb begin
-    gnt_o = '0;
+    gnt_o     = '0;
+    rd_lost_o = '0;
     for (int b = 0; b < NumBanks; b++) begin
       bank_re[b]    = 1'b0;
       bank_we[b]    = 1'b0;
@@ -55,17 +69,21 @@ module wse_pe_dmem #(
       bank_be[b]    = '0;
     end
     for (int p = 0; p < NumPorts; p++) begin
-      if (req_i[p]) begin
-        if (we_i[p] && !bank_we[port_bank[p]]) begin
+      if (port_we[p]) begin
+        if (!bank_we[port_bank[p]]) begin
           gnt_o[p] = 1'b1;
           bank_we[port_bank[p]]    = 1'b1;
           bank_waddr[port_bank[p]] = BankAW'(32'(addr_i[p*AW +: AW]) / NumBanks);
           bank_wdata[port_bank[p]] = wdata_i[p*32 +: 32];
           bank_be[port_bank[p]]    = be_i[p*4 +: 4];
-        end else if (!we_i[p] && !bank_re[port_bank[p]]) begin
+        end
+      end else if (port_re[p]) begin
+        if (!bank_re[port_bank[p]]) begin
           gnt_o[p] = 1'b1;
           bank_re[port_bank[p]]    = 1'b1;
           bank_raddr[port_bank[p]] = BankAW'(32'(addr_i[p*AW +: AW]) / NumBanks);
+        end else begin
+          rd_lost_o[port_bank[p]] = 1'b1;
         end
       end
     end
@@ -93,7 +111,7 @@ module wse_pe_dmem #(
   logic [BW-1:0]       rbank_d [NumPorts];
   always_comb begin
     for (int p = 0; p < NumPorts; p++) begin
-      rvalid_d[p] = gnt_o[p] && !we_i[p];
+      rvalid_d[p] = gnt_o[p] && port_re[p];
       rbank_d[p]  = rvalid_d[p] ? port_bank[p] : rbank_q[p];
       rdata_o[p*32 +: 32] = bank_rdata[rbank_q[p]];
     end
@@ -111,5 +129,7 @@ module wse_pe_dmem #(
   assign rvalid_o = rvalid_q;
 
   `ASSERT(GntOnlyOnReq, (gnt_o & ~req_i) == '0)
+  `ASSERT(ReqInItsDirections, (req_i & we_i & ~WritePorts) == '0 &&
+                              (req_i & ~we_i & ~ReadPorts) == '0)
   `ASSERT_KNOWN(GntKnown, gnt_o)
 endmodule

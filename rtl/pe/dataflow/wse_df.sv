@@ -41,6 +41,7 @@ module wse_df #(
   input  logic [2:0]         dm_gnt_i,
   input  logic [63:0]        dm_rdata_i,     // {read 1, read 0}
   input  logic               dm_ext_we_i,    // a core or management store to DMEM
+  input  logic [DmemBanks-1:0] dm_rd_lost_i,   // banks where a core or management read lost
   output logic               vec_busy_o
 );
   logic        is_rd, is_wr;
@@ -178,6 +179,7 @@ module wse_df #(
     .wr_data_o      (vwr_data),
     .wr_gnt_i       (vwr_gnt),
     .ext_we_i       (dm_ext_we_i),
+    .rd_lost_i      (dm_rd_lost_i),
     .pop_req_o      (epop_req),
     .pop_color_o    (epop_color),
     .pop_ok_i       (epop_ok),

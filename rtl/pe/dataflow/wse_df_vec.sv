@@ -76,6 +76,7 @@ module wse_df_vec #(
   output logic [31:0]   wr_data_o,
   input  logic          wr_gnt_i,
   input  logic          ext_we_i,      // a core or management store to DMEM
+  input  logic [DmemBanks-1:0] rd_lost_i, // banks where a core or management read lost
   // Fabric
   output logic          pop_req_o,
   output logic [4:0]    pop_color_o,
@@ -340,6 +341,16 @@ module wse_df_vec #(
     end
   end
 
+  // A bank where a core or management read lost to the engine is left to
+  // it the next cycle (yield_q: the arbiter's outcome reaches the engine's
+  // requests only through this register), so those reads wait one cycle at
+  // most.
+  logic [DmemBanks-1:0] yield_q;
+  logic [BankW-1:0]     ibank [8];
+  always_comb begin
+    for (int i = 0; i < 8; i++) ibank[i] = (DmemBanks > 1) ? iaddr[i][BankW-1:0] : '0;
+  end
+
   logic       go;
   logic [7:0] rem, take_now, mcand, fcand;
   assign go    = qv && (32'(rb_cnt_q) < RobDepth);
@@ -348,7 +359,7 @@ module wse_df_vec #(
     for (int i = 0; i < 8; i++) begin
       rem[i] = sv[i / 4] && need[i] && !((i < 4) ? g_got_q[i % 4] : la_got_q[i % 4]);
       take_now[i] = rem[i] && (isimm[i] || (oc_hit[i] && !haz[i]));
-      mcand[i] = rem[i] && ismem[i] && !haz[i] && !oc_hit[i];
+      mcand[i] = rem[i] && ismem[i] && !haz[i] && !oc_hit[i] && !yield_q[ibank[i]];
       fcand[i] = rem[i] && isfab[i];
     end
     // the next element pops only once the current one has all its wavelets
@@ -356,12 +367,14 @@ module wse_df_vec #(
   end
 
   // Port 0 takes the first memory item, port 1 the next one in another bank
-  // (current element first, then the next).
+  // (current element first, then the next). The two read ports have the
+  // highest priority at DMEM's arbiter and never share a bank, so a read is
+  // granted in the cycle it is asked for: the gather counts it as got
+  // without looking at the grants, which keeps the arbiter out of the
+  // engine's next-state logic (ReadGranted checks it).
   logic       p0_v, p1_v, f_v;
   logic [2:0] p0_it, p1_it, f_it;
-  logic [BankW-1:0] ibank [8];
   always_comb begin
-    for (int i = 0; i < 8; i++) ibank[i] = (DmemBanks > 1) ? iaddr[i][BankW-1:0] : '0;
     p0_v = 1'b0; p0_it = '0;
     p1_v = 1'b0; p1_it = '0;
     f_v  = 1'b0; f_it  = '0;
@@ -387,9 +400,9 @@ module wse_df_vec #(
   logic       g_done;
   always_comb begin
     got_now = take_now;
-    if (p0_v && rd0_gnt_i) got_now[p0_it] = 1'b1;
-    if (p1_v && rd1_gnt_i) got_now[p1_it] = 1'b1;
-    if (f_v && pop_ok_i)   got_now[f_it]  = 1'b1;
+    if (p0_v)            got_now[p0_it] = 1'b1;
+    if (p1_v)            got_now[p1_it] = 1'b1;
+    if (f_v && pop_ok_i) got_now[f_it]  = 1'b1;
   end
   assign g_done = sv[0] && ((rem[3:0] & ~got_now[3:0]) == '0);
 
@@ -419,8 +432,8 @@ module wse_df_vec #(
       arrp_d[j] = 1'b0;
     end
     for (int k = 0; k < 4; k++) val[k] = hold_d[{x_bank_q, 2'(k)}];
-    if (p0_v && rd0_gnt_i) arr_d[hidx(p0_it, cb_q)] = 1'b1;
-    if (p1_v && rd1_gnt_i) begin
+    if (p0_v) arr_d[hidx(p0_it, cb_q)] = 1'b1;
+    if (p1_v) begin
       arr_d[hidx(p1_it, cb_q)]  = 1'b1;
       arrp_d[hidx(p1_it, cb_q)] = 1'b1;
     end
@@ -530,7 +543,7 @@ module wse_df_vec #(
       x_news_q <= 1'b0; x_bank_q <= 1'b0; s_cur_q <= '0;
       arr_q <= '0; arrp_q <= '0;
       for (int j = 0; j < 8; j++) hold_q[j] <= '0;
-      oc_v <= '0; oc_ptr_q <= '0; ext_we_q <= 1'b0;
+      oc_v <= '0; oc_ptr_q <= '0; ext_we_q <= 1'b0; yield_q <= '0;
       fill0_q <= 1'b0; fill1_q <= 1'b0; fill0_addr_q <= '0; fill1_addr_q <= '0;
       for (int j = 0; j < OcN; j++) begin oc_addr[j] <= '0; oc_data[j] <= '0; end
       for (int e = 0; e < RobDepth; e++) begin
@@ -617,13 +630,14 @@ module wse_df_vec #(
       for (int j = 0; j < 8; j++) hold_q[j] <= hold_d[j];
 
       // operand cache
-      fill0_q      <= p0_v && rd0_gnt_i && (p0_it[1:0] == 2'(ItA)) &&
+      fill0_q      <= p0_v && (p0_it[1:0] == 2'(ItA)) &&
                       !(mov_wr_i && mov_wr_addr_i == rd0_addr_o);
-      fill1_q      <= p1_v && rd1_gnt_i && (p1_it[1:0] == 2'(ItA)) &&
+      fill1_q      <= p1_v && (p1_it[1:0] == 2'(ItA)) &&
                       !(mov_wr_i && mov_wr_addr_i == rd1_addr_o);
       fill0_addr_q <= rd0_addr_o;
       fill1_addr_q <= rd1_addr_o;
       ext_we_q     <= ext_we_i;
+      yield_q      <= rd_lost_i;
       if (ext_we_i) begin
         oc_v <= '0;
       end else begin
@@ -682,9 +696,10 @@ module wse_df_vec #(
   assign done_cnt_o = done_q;
 
   logic unused;
-  assign unused = ^{unused_tag, vop_i[31:25]};
+  assign unused = ^{unused_tag, vop_i[31:25], rd0_gnt_i, rd1_gnt_i};
 
   `ASSERT(FpuAlwaysReady, !x_valid_q || f_in_ready)
+  `ASSERT(ReadGranted, (!rd0_req_o || rd0_gnt_i) && (!rd1_req_o || rd1_gnt_i))
   `ASSERT(RobNoOverflow, !(g_done && 32'(rb_cnt_q) >= RobDepth))
   logic fill_v;
   assign fill_v = rb_v[rb_fill_q];
