@@ -40,13 +40,24 @@ DRV_LINUX_SRC := /usr/src/linux-source-6.1.tar.xz
 # The guest loads the module; binds it, by new_id, to QEMU's edu PCI device,
 # whose BAR 0 has no wsemu identification: the probe fails and undoes
 # every step (the device disabled, its regions free, no /dev/wse*); the
-# module unloads; the kernel log shows no warning.
+# module unloads. Then QEMU's ivshmem device with a blank BAR 2: not bound
+# by default, refused with ivshmem=1 (no wsemu registers in BAR 2). The
+# kernel log shows no warning.
 DRV_VM_EDU := /sys/bus/pci/devices/0000:00:04.0
+DRV_VM_IVSHMEM := /sys/bus/pci/devices/0000:00:05.0
 DRV_VM_CMD := insmod /data/wse.ko && grep -q wse /proc/modules && \
   grep -q 0x11e8 $(DRV_VM_EDU)/device && echo 1234 11e8 > /sys/bus/pci/drivers/wse/new_id && \
   dmesg | grep -q 'no wsemu identification in BAR 0' && [ ! -e $(DRV_VM_EDU)/driver ] && \
   [ \$$(cat $(DRV_VM_EDU)/enable) = 0 ] && ! grep -q wse /proc/iomem && ! ls /dev/wse* 2>/dev/null && \
-  rmmod wse && ! grep -q wse /proc/modules && ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace'
+  rmmod wse && ! grep -q wse /proc/modules && \
+  grep -q 0x1110 $(DRV_VM_IVSHMEM)/device && insmod /data/wse.ko && [ ! -e $(DRV_VM_IVSHMEM)/driver ] && \
+  ! dmesg | grep -q 'ivshmem without' && rmmod wse && \
+  insmod /data/wse.ko ivshmem=1 && dmesg | grep -q 'ivshmem without wsemu registers in BAR 2' && \
+  [ ! -e $(DRV_VM_IVSHMEM)/driver ] && ! ls /dev/wse* 2>/dev/null && rmmod wse && \
+  ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace'
+DRV_VM_QEMU := --qemu-opt -device --qemu-opt edu,addr=04.0 \
+  --qemu-opt -object --qemu-opt memory-backend-ram,id=blank,size=64K,share=on \
+  --qemu-opt -device --qemu-opt ivshmem-plain,memdev=blank,addr=05.0
 
 # Kbuild of this kernel writes its objects beside the sources: a copy.
 $(DRV_KO): $(DRV_DEPS) | deps
@@ -100,7 +111,7 @@ test-driver: $(DRV_KO) $(DRV_TESTS) $(DRV_UAPI_T) $(DRV_CP) $(VM_GADGET) $(FAST_
 	tests/driver/udev-check.sh $(DRV_UDEV_RULE)
 	cd $(DRV_DIR)/checkpatch && for f in $(DRV_FILES); do \
 	  perl scripts/checkpatch.pl --strict --no-tree -q -f $(TOP)/$$f || exit 1; done
-	$(VM_RUN) --out $(DRV_DIR)/vm --file $(DRV_KO) --qemu-opt -device --qemu-opt edu,addr=04.0 -- \
+	$(VM_RUN) --out $(DRV_DIR)/vm --file $(DRV_KO) $(DRV_VM_QEMU) -- \
 	  "$(DRV_VM_CMD)"
 
 TEST_STAGES += test-driver
