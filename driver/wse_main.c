@@ -13,8 +13,7 @@
  * With ivshmem=1 the driver also binds QEMU's ivshmem device when its BAR 2
  * holds the register file of wsemu-fast's PCIe model (docs/driver.md, "The
  * ivshmem device"): BAR 2 is then BAR 0, the status registers are cleared
- * by a read-modify-write and the rings' memory outlives a stop by
- * WSE_IVSHMEM_STOP_MS.
+ * by a read-modify-write and a ring's stop waits for the model to take it.
  */
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -22,7 +21,7 @@
 #include <linux/idr.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
-#include <linux/delay.h>
+#include <linux/iopoll.h>
 #include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
@@ -60,8 +59,9 @@ static const struct wse_ring_cfg wse_rings = {
 #define WSE_IVSHMEM_VENDOR_ID	0x1af4
 #define WSE_IVSHMEM_DEVICE_ID	0x1110
 #define WSE_IVSHMEM_BAR		2
-/* Longest a stop takes to reach the model: its look at the registers. */
-#define WSE_IVSHMEM_STOP_MS	20
+/* CTRL: a stop the model has not taken yet; the longest wait for it. */
+#define WSE_IVSHMEM_STOPPING	0x80000000u
+#define WSE_IVSHMEM_STOP_US	20000
 
 static bool ivshmem;
 module_param(ivshmem, bool, 0444);
@@ -159,11 +159,27 @@ static u32 wse_os_reg_read(struct wse_core *c, u32 off)
 static void wse_os_reg_write(struct wse_core *c, u32 off, u32 val)
 {
 	struct wse_dev *wd = core_to_wse(c);
+	u32 v;
 
+	if (!wd->barno) {
+		iowrite32(val, wd->bar + off);
+		return;
+	}
 	/* ivshmem: plain memory, not write-1-to-clear */
-	if (wd->barno && (off == WSE_PCIE_REG_INT_STATUS ||
-			  off == WSE_PCIE_REG_ERR_STATUS))
+	if (off == WSE_PCIE_REG_INT_STATUS || off == WSE_PCIE_REG_ERR_STATUS)
 		val = ioread32(wd->bar + off) & ~val;
+	if ((off == WSE_PCIE_REG_H2C + WSE_PCIE_RING_CTRL ||
+	     off == WSE_PCIE_REG_C2H + WSE_PCIE_RING_CTRL) &&
+	    !(val & WSE_PCIE_CTRL_RUN)) {
+		/* a stop: taken when the model writes CTRL 0 */
+		iowrite32(val | WSE_IVSHMEM_STOPPING, wd->bar + off);
+		if (read_poll_timeout_atomic(ioread32, v, !v, 10,
+					     WSE_IVSHMEM_STOP_US, false,
+					     wd->bar + off))
+			dev_warn(&wd->pdev->dev,
+				 "the model did not take a stop\n");
+		return;
+	}
 	iowrite32(val, wd->bar + off);
 }
 
@@ -478,17 +494,6 @@ static void wse_irq_free(struct wse_dev *wd)
 	pci_free_irq_vectors(wd->pdev);
 }
 
-/*
- * Stop the rings; on ivshmem, give the model time to see the stop before
- * the rings' memory can go back.
- */
-static void wse_stop(struct wse_dev *wd)
-{
-	wse_core_stop(&wd->core);
-	if (wd->barno)
-		msleep(WSE_IVSHMEM_STOP_MS);
-}
-
 static int wse_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct wse_board_info board;
@@ -556,7 +561,7 @@ err_free_id:
 	ida_free(&wse_ida, wd->id);
 err_stop_core:
 	wse_core_remove(&wd->core);
-	wse_stop(wd);
+	wse_core_stop(&wd->core);
 err_free_irq:
 	wse_irq_free(wd);
 err_clear_master:
@@ -589,7 +594,7 @@ static void wse_remove(struct pci_dev *pdev)
 	misc_deregister(&wd->misc);
 	wse_core_remove(&wd->core);
 	ida_free(&wse_ida, wd->id);
-	wse_stop(wd);
+	wse_core_stop(&wd->core);
 	wse_irq_free(wd);
 	pci_clear_master(pdev);
 	wse_core_free_rings(&wd->core);

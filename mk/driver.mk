@@ -10,6 +10,11 @@
 #                      its kernel log; dkms.conf checked against the
 #                      driver (tests/driver/dkms-check.sh); the udev rule
 #                      for /dev/wseN (tests/driver/udev-check.sh)
+#   make test-vm-pcie  the driver end to end in a QEMU guest: wse.ko ivshmem=1
+#                      on wsemu-fast's PCIe device side (sim-2x2), insmod/rmmod
+#                      cycles, bad ioctls, wsectl and e2e over pcie:
+#                      (tests/vm/test-pcie.sh)
+#   make test-full-vm-pcie  the same on sim-4x4 with 10 cycles
 #   make dkms-install  the module's sources and dkms.conf into
 #                      $(DESTDIR)/usr/src/wse-VERSION (then, as root:
 #                      dkms install wse/VERSION)
@@ -115,3 +120,20 @@ test-driver: $(DRV_KO) $(DRV_TESTS) $(DRV_UAPI_T) $(DRV_CP) $(VM_GADGET) $(FAST_
 	  "$(DRV_VM_CMD)"
 
 TEST_STAGES += test-driver
+
+# The proof in a virtual machine (docs/vm-harness.md, "The PCIe device"):
+# one boot of tests/vm/vm-run.sh --pcie per board, tests/vm/test-pcie.sh.
+DRV_IOCTL := $(DRV_DIR)/pcie_ioctl
+$(DRV_IOCTL): tests/vm/pcie_ioctl.c include/uapi/linux/wse.h include/wsemu/wse_codec.h $(WIRE_A) | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -o $@ $< $(WIRE_A) $(WIRE_LIBS)
+DRV_VM_PCIE = WSE_KO=$(DRV_KO) WSECTL=$(DS_DIR)/wsectl E2E=$(DS_DIR)/e2e PCIE_IOCTL=$(DRV_IOCTL) \
+	TILES_ELF=$(DS_ELF) tests/vm/test-pcie.sh
+DRV_VM_PCIE_DEPS = $(DRV_KO) $(DRV_IOCTL) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF) $(FAST_SERVER)
+.PHONY: test-vm-pcie test-full-vm-pcie
+test-vm-pcie: $(DRV_VM_PCIE_DEPS) $(BUILD)/boards/sim-2x2/sim-2x2.dtb
+	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie sim-2x2 2 2 3 $(wordlist 2,99,$(VM_RUN))
+test-full-vm-pcie: $(DRV_VM_PCIE_DEPS) $(BUILD)/boards/sim-4x4/sim-4x4.dtb
+	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie-4x4 sim-4x4 4 4 10 $(wordlist 2,99,$(VM_RUN))
+TEST_STAGES += test-vm-pcie
+TEST_FULL_STAGES += test-full-vm-pcie

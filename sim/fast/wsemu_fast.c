@@ -238,7 +238,9 @@ static int pcie_loop(struct wsf_host *h, struct wsf_pcie *p, uint64_t max_cycles
 		int r = wsf_pcie_poll(p);
 		if (r < 0)
 			return r;
-		bool work = wsf_host_busy(h);
+		/* a step after new bytes too: a credit turns outlet wavelets
+		 * into events even on a quiet board */
+		bool work = r > 0 || wsf_host_busy(h);
 		if (work && (r = wsf_host_step(h, SLICE_CYCLES)) < 0)
 			return r;
 		if (r > 0 || work)
@@ -297,6 +299,17 @@ int main(int argc, char **argv)
 			    (flash_opt & (flash_opt - 1))) {
 				fprintf(stderr, "wsemu-fast: --flash-bytes must be a power of two "
 						"from 65536 to 2^30\n");
+				return 3;
+			}
+		} else if (!strcmp(a, "--pcie-regs"))
+			pcie_regs = args[++i];
+		else if (!strcmp(a, "--pcie-ram"))
+			pcie_ram = args[++i];
+		else if (!strcmp(a, "--pcie-ram-bytes")) {
+			char *end;
+			pcie_ram_bytes = strtoull(args[++i], &end, 0);
+			if (*end || !pcie_ram_bytes) {
+				fprintf(stderr, "wsemu-fast: --pcie-ram-bytes takes a byte count\n");
 				return 3;
 			}
 		} else if (!strcmp(a, "--flash-file"))

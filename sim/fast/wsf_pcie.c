@@ -98,10 +98,20 @@ static void complete(struct wsf_pcie *p, struct wsf_ring *r, uint8_t *d, uint32_
 /* RUN, stop and the doorbell of one ring. */
 static void ring_regs(struct wsf_pcie *p, struct wsf_ring *r)
 {
+	/* TAIL before CTRL: a TAIL read while CTRL has no RUN was written
+	 * before the guest's RUN (its stores stay in order) */
+	uint32_t tail = rd(p, r->reg + WSE_PCIE_RING_TAIL);
 	uint32_t ctrl = rd(p, r->reg + WSE_PCIE_RING_CTRL);
 	if (!r->run) {
-		if (!(ctrl & WSE_PCIE_CTRL_RUN))
+		if (!(ctrl & WSE_PCIE_CTRL_RUN)) {
+			if (ctrl) /* a stop request: taken */
+				wr(p, r->reg + WSE_PCIE_RING_CTRL, 0);
+			if (tail) /* written while stopped: ignored */
+				__atomic_compare_exchange_n(&p->regs[(r->reg + WSE_PCIE_RING_TAIL) / 4],
+							    &tail, 0, false, __ATOMIC_ACQ_REL,
+							    __ATOMIC_ACQUIRE);
 			return;
+		}
 		uint64_t base = rd(p, r->reg + WSE_PCIE_RING_BASE_LO) |
 				(uint64_t)rd(p, r->reg + WSE_PCIE_RING_BASE_HI) << 32;
 		uint32_t size = rd(p, r->reg + WSE_PCIE_RING_SIZE);
@@ -124,7 +134,7 @@ static void ring_regs(struct wsf_pcie *p, struct wsf_ring *r)
 		ring_stop(p, r);
 		return;
 	}
-	uint32_t tail = rd(p, r->reg + WSE_PCIE_RING_TAIL);
+	tail = rd(p, r->reg + WSE_PCIE_RING_TAIL);
 	if (tail == r->tail)
 		return;
 	if (tail >= r->size) {
@@ -174,11 +184,14 @@ static uint8_t *desc_take(struct wsf_pcie *p, struct wsf_ring *r, uint8_t **d, u
 	return buf ? buf : p->ram; /* a zero-length buffer at the end of RAM */
 }
 
+/* One H2C descriptor a look, so that the board runs between two (the
+ * requests of a burst arrive over time, as on a link: a stream-in's
+ * wavelets enter the mesh before an ABORT written right after it). */
 static int h2c_run(struct wsf_pcie *p)
 {
 	struct wsf_ring *r = &p->ring[0];
 	int done = 0;
-	while (r->run && r->head != r->tail) {
+	if (r->run && r->head != r->tail) {
 		uint8_t *d;
 		uint32_t len, flags;
 		uint8_t *buf = desc_take(p, r, &d, &len, &flags);

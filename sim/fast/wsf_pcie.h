@@ -10,8 +10,10 @@
  *
  * Nothing traps the guest's stores: the model looks at the registers when
  * polled. What differs from the RTL: docs/pcie.md, "The ivshmem device":
- * a write is seen when the model next looks, so a stop and a start the
- * model does not see apart are one start; the RW1C registers are plain
+ * a write is seen when the model next looks, so the guest stops a ring by
+ * writing CTRL with bit 31 set and RUN clear and waits for the model to
+ * write CTRL 0 (a stop and a start the model does not see apart would be
+ * one start); the RW1C registers are plain
  * memory the model sets bits in atomically, which the guest clears with a
  * read-modify-write; read-only registers are rewritten when the model
  * looks; BUSY is never set, as every descriptor is done within one look.
@@ -38,9 +40,9 @@ int wsf_pcie_create(struct wsf_host *h, volatile void *regs, void *ram, size_t r
 		    struct wsf_pcie **out);
 void wsf_pcie_destroy(struct wsf_pcie *p);
 
-/* One look: the rings' control registers and doorbells, then every
- * descriptor the host has given that can be done now (H2C bytes into the
- * host interface, its pending output into C2H buffers). Returns the
+/* One look: the rings' control registers and doorbells, then the next
+ * H2C descriptor's bytes into the host interface and its pending output
+ * into every C2H buffer the host has given. Returns the
  * descriptors completed (0: nothing to do), or an error of
  * wsf_host_rx_commit(). */
 int wsf_pcie_poll(struct wsf_pcie *p);

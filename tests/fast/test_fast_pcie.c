@@ -63,9 +63,9 @@ static void settle(void)
 	for (int i = 0; i < 100000; i++) {
 		int r = wsf_pcie_poll(dev);
 		CHECK(r >= 0);
-		if (wsf_host_busy(host))
+		if (r > 0 || wsf_host_busy(host))
 			CHECK(wsf_host_step(host, 2048) >= 0);
-		else if (r == 0)
+		else
 			return;
 	}
 	CHECK(!"settled");
@@ -239,11 +239,23 @@ int main(int argc, char **argv)
 	CHECK(rd(WSE_PCIE_REG_ERR_STATUS) == WSE_PCIE_ERR_TAIL);
 	ping(1000, 100);
 
-	/* stopped: no descriptor taken; started again: works */
-	wr(WSE_PCIE_REG_H2C + WSE_PCIE_RING_CTRL, 0);
-	wr(WSE_PCIE_REG_C2H + WSE_PCIE_RING_CTRL, 0);
+	/* stopped by a stop request, which the model takes by writing CTRL
+	 * 0 (again when already stopped); then no descriptor taken; started
+	 * again: works */
+	wr(WSE_PCIE_REG_H2C + WSE_PCIE_RING_CTRL, 0x80000000u);
+	wr(WSE_PCIE_REG_C2H + WSE_PCIE_RING_CTRL, 0x80000000u);
 	settle();
+	CHECK(rd(WSE_PCIE_REG_H2C + WSE_PCIE_RING_CTRL) == 0);
+	CHECK(rd(WSE_PCIE_REG_C2H + WSE_PCIE_RING_CTRL) == 0);
 	CHECK(rd(WSE_PCIE_REG_H2C + WSE_PCIE_RING_HEAD) == 0);
+	desc(H2C_RING, 0, H2C_BUF, 8, 0);
+	wr(WSE_PCIE_REG_H2C + WSE_PCIE_RING_TAIL, 1);
+	settle();
+	CHECK(!get32(ram + H2C_RING + 12));
+	CHECK(rd(WSE_PCIE_REG_H2C + WSE_PCIE_RING_TAIL) == 0);
+	wr(WSE_PCIE_REG_H2C + WSE_PCIE_RING_CTRL, 0x80000000u);
+	settle();
+	CHECK(rd(WSE_PCIE_REG_H2C + WSE_PCIE_RING_CTRL) == 0);
 	rings_start();
 	ping(1001, 4096);
 
