@@ -26,7 +26,7 @@
  * memdev) and DMA into the guest's RAM, the file of --pcie-ram (N bytes,
  * QEMU's shared memory-backend-file); both files are made here, before
  * QEMU starts. The registers are looked at between slices, every 50 us
- * while nothing happens.
+ * while nothing happens, every 500 us when nothing has for long.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -251,9 +251,10 @@ static int pcie_loop(struct wsf_host *h, struct wsf_pcie *p, uint64_t max_cycles
 			fprintf(stderr, "wsemu-fast: cycle limit %" PRIu64 " reached\n", max_cycles);
 			return 2;
 		}
-		/* spin a little after activity, then sleep 50 us a look */
+		/* spin a little after activity, then sleep 50 us a look, and
+		 * 500 us once the guest has long been quiet */
 		if (idle > 200)
-			usleep(50);
+			usleep(idle >= 2000 ? 500 : 50);
 	}
 	return 0;
 }
