@@ -13,7 +13,8 @@
 #   make test-vm-pcie  the driver end to end in a QEMU guest: wse.ko ivshmem=1
 #                      on wsemu-fast's PCIe device side (sim-2x2), insmod/rmmod
 #                      cycles, bad ioctls, wsectl and e2e over pcie:
-#                      (tests/vm/test-pcie.sh)
+#                      (tests/vm/test-pcie.sh); a boot with the driver
+#                      polling, one on ivshmem-doorbell's MSI-X vectors
 #   make test-full-vm-pcie  the same on sim-4x4 with 10 cycles
 #   make dkms-install  the module's sources and dkms.conf into
 #                      $(DESTDIR)/usr/src/wse-VERSION (then, as root:
@@ -132,8 +133,10 @@ DRV_VM_PCIE = WSE_KO=$(DRV_KO) WSECTL=$(DS_DIR)/wsectl E2E=$(DS_DIR)/e2e PCIE_IO
 DRV_VM_PCIE_DEPS = $(DRV_KO) $(DRV_IOCTL) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF) $(FAST_SERVER)
 .PHONY: test-vm-pcie test-full-vm-pcie
 test-vm-pcie: $(DRV_VM_PCIE_DEPS) $(BUILD)/boards/sim-2x2/sim-2x2.dtb
-	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie sim-2x2 2 2 3 $(wordlist 2,99,$(VM_RUN))
+	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie sim-2x2 2 2 3 poll $(wordlist 2,99,$(VM_RUN))
+	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie-msix sim-2x2 2 2 2 msix $(wordlist 2,99,$(VM_RUN))
 test-full-vm-pcie: $(DRV_VM_PCIE_DEPS) $(BUILD)/boards/sim-4x4/sim-4x4.dtb
-	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie-4x4 sim-4x4 4 4 10 $(wordlist 2,99,$(VM_RUN))
+	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie-4x4 sim-4x4 4 4 10 poll $(wordlist 2,99,$(VM_RUN))
+	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie-4x4-msix sim-4x4 4 4 10 msix $(wordlist 2,99,$(VM_RUN))
 TEST_STAGES += test-vm-pcie
 TEST_FULL_STAGES += test-full-vm-pcie

@@ -8,7 +8,8 @@
  *   wsemu-fast --board NAME --socket PATH [--dtb FILE] [--max-cycles N]
  *              [--quantum N] [--quiet] [--flash-bytes N] [--flash-file PATH]
  *              [--flash-kill-after N]
- *   wsemu-fast --board NAME --pcie-regs PATH --pcie-ram PATH --pcie-ram-bytes N [...]
+ *   wsemu-fast --board NAME --pcie-regs PATH --pcie-ram PATH --pcie-ram-bytes N
+ *              [--pcie-doorbell PATH] [...]
  *
  * Options are also taken from $WSEMU_FAST_OPTS (before the command
  * line's). The board's DTB configures the model (wse_board_parse(), the
@@ -26,7 +27,10 @@
  * memdev) and DMA into the guest's RAM, the file of --pcie-ram (N bytes,
  * QEMU's shared memory-backend-file); both files are made here, before
  * QEMU starts. The registers are looked at between slices, every 50 us
- * while nothing happens, every 500 us when nothing has for long.
+ * while nothing happens, every 500 us when nothing has for long. With
+ * --pcie-doorbell the server is also an ivshmem server on that Unix
+ * socket for QEMU's ivshmem-doorbell (the register file's descriptor, an
+ * eventfd per MSI-X vector), and sends the guest its vectors.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,6 +54,7 @@
 #include "wsf_host.h"
 #include "wsf_pcie.h"
 #include "wsemu/wse_pcie.h"
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 
 #ifndef WSF_BOARDS_DIR
@@ -70,7 +75,8 @@ static void usage(void)
 	fprintf(stderr, "usage: wsemu-fast --board NAME --socket PATH [--dtb FILE] "
 			"[--max-cycles N] [--quantum N] [--quiet]\n"
 			"       [--flash-bytes N] [--flash-file PATH] [--flash-kill-after N]\n"
-			"       [--pcie-regs PATH --pcie-ram PATH --pcie-ram-bytes N] (instead of --socket)\n"
+			"       [--pcie-regs PATH --pcie-ram PATH --pcie-ram-bytes N [--pcie-doorbell PATH]]\n"
+			"       (instead of --socket)\n"
 			"  options also from $WSEMU_FAST_OPTS\n");
 	exit(3);
 }
@@ -230,14 +236,91 @@ static void *map_file(const char *path, size_t bytes)
 	return m;
 }
 
+/* The ivshmem server's side (QEMU docs/specs/ivshmem-spec.rst): one
+ * client, QEMU's ivshmem-doorbell, with ID 0 and one eventfd per vector. */
+struct doorbell {
+	int lfd, cfd;
+	const char *regs;
+	int efd[WSE_PCIE_NUM_VECTORS];
+};
+
+/* One message: a little-endian int64, with a descriptor when fd >= 0. */
+static int ivshmem_send(int s, int64_t v, int fd)
+{
+	char ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&v, sizeof v};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+	if (fd >= 0) {
+		memset(ctl, 0, sizeof ctl);
+		m.msg_control = ctl;
+		m.msg_controllen = sizeof ctl;
+		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	}
+	return sendmsg(s, &m, MSG_NOSIGNAL) == (ssize_t)sizeof v ? 0 : -1;
+}
+
+/* QEMU connecting: version 0, its ID 0, the register file, its vectors. */
+static void doorbell_accept(struct doorbell *db)
+{
+	int c = accept4(db->lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (c < 0)
+		return;
+	int rfd = open(db->regs, O_RDWR | O_CLOEXEC);
+	int ok = rfd >= 0 && !ivshmem_send(c, 0, -1) && !ivshmem_send(c, 0, -1) &&
+		 !ivshmem_send(c, -1, rfd);
+	for (unsigned i = 0; ok && i < WSE_PCIE_NUM_VECTORS; i++)
+		ok = !ivshmem_send(c, 0, db->efd[i]);
+	if (rfd >= 0)
+		close(rfd);
+	if (!ok || db->cfd >= 0) {
+		fprintf(stderr, "wsemu-fast: %s: a second or failed ivshmem client\n", db->regs);
+		close(c);
+		return;
+	}
+	db->cfd = c;
+}
+
+static int doorbell_open(struct doorbell *db, const char *path, const char *regs)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	db->cfd = -1;
+	db->regs = regs;
+	db->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (strlen(path) >= sizeof sa.sun_path)
+		return -1;
+	strcpy(sa.sun_path, path);
+	unlink(path);
+	if (db->lfd < 0 || bind(db->lfd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+	    listen(db->lfd, 1) < 0)
+		return -1;
+	for (unsigned i = 0; i < WSE_PCIE_NUM_VECTORS; i++)
+		if ((db->efd[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+			return -1;
+	return 0;
+}
+
 /* The PCIe device's loop: until a signal or the cycle limit. */
-static int pcie_loop(struct wsf_host *h, struct wsf_pcie *p, uint64_t max_cycles)
+static int pcie_loop(struct wsf_host *h, struct wsf_pcie *p, uint64_t max_cycles,
+		     struct doorbell *db)
 {
 	unsigned idle = 0;
 	while (!stop_signal) {
 		int r = wsf_pcie_poll(p);
 		if (r < 0)
 			return r;
+		uint32_t vec = wsf_pcie_take_vectors(p);
+		if (db && db->cfd < 0)
+			doorbell_accept(db);
+		for (unsigned i = 0; db && i < WSE_PCIE_NUM_VECTORS; i++)
+			if (vec & 1u << i) {
+				uint64_t one = 1;
+				if (write(db->efd[i], &one, sizeof one) < 0)
+					return WSE_ERROR_INVALID_PARAM;
+			}
 		/* a step after new bytes too: a credit turns outlet wavelets
 		 * into events even on a quiet board */
 		bool work = r > 0 || wsf_host_busy(h);
@@ -267,7 +350,7 @@ int main(int argc, char **argv)
 	unsigned long quantum = 0;
 	bool quiet = false;
 	const char *flash_path = NULL;
-	const char *pcie_regs = NULL, *pcie_ram = NULL;
+	const char *pcie_regs = NULL, *pcie_ram = NULL, *pcie_doorbell = NULL;
 	unsigned long long pcie_ram_bytes = 0;
 	unsigned long long flash_opt = 0, flash_kill = UINT64_MAX;
 	int nargs;
@@ -306,6 +389,8 @@ int main(int argc, char **argv)
 			pcie_regs = args[++i];
 		else if (!strcmp(a, "--pcie-ram"))
 			pcie_ram = args[++i];
+		else if (!strcmp(a, "--pcie-doorbell"))
+			pcie_doorbell = args[++i];
 		else if (!strcmp(a, "--pcie-ram-bytes")) {
 			char *end;
 			pcie_ram_bytes = strtoull(args[++i], &end, 0);
@@ -388,8 +473,13 @@ int main(int argc, char **argv)
 		void *regs = map_file(pcie_regs, WSE_PCIE_BAR_BYTES);
 		void *ram = map_file(pcie_ram, (size_t)pcie_ram_bytes);
 		struct wsf_pcie *p;
+		struct doorbell db;
 		if (!regs || !ram)
 			return 3;
+		if (pcie_doorbell && doorbell_open(&db, pcie_doorbell, pcie_regs) < 0) {
+			fprintf(stderr, "wsemu-fast: %s: %s\n", pcie_doorbell, strerror(errno));
+			return 3;
+		}
 		if ((r = wsf_pcie_create(h, regs, ram, (size_t)pcie_ram_bytes, &bd, dtb, dtb_len, &p)) < 0) {
 			fprintf(stderr, "wsemu-fast: the PCIe device: %s\n", err_text(r));
 			return 3;
@@ -399,7 +489,9 @@ int main(int argc, char **argv)
 		sa_pstop.sa_handler = on_signal;
 		sigaction(SIGTERM, &sa_pstop, NULL);
 		sigaction(SIGINT, &sa_pstop, NULL);
-		r = pcie_loop(h, p, max_cycles);
+		r = pcie_loop(h, p, max_cycles, pcie_doorbell ? &db : NULL);
+		if (pcie_doorbell)
+			unlink(pcie_doorbell);
 		if (r < 0)
 			fprintf(stderr, "wsemu-fast: model error: %s\n", err_text(r));
 		else if (!quiet)

@@ -29,6 +29,7 @@ struct wsf_pcie {
 	size_t ram_bytes;
 	uint32_t id[WSE_PCIE_DTB_OFFSET / 4]; /* the read-only block as created */
 	struct wsf_ring ring[2];               /* H2C, C2H */
+	uint32_t raised;                       /* vectors raised, not yet taken */
 	size_t tx_off;                         /* bytes of wsf_host_tx() already sent */
 	uint32_t pkt_left;                     /* bytes of the packet being sent */
 };
@@ -76,10 +77,16 @@ static void ring_stop(struct wsf_pcie *p, struct wsf_ring *r)
 	wr(p, r->reg + WSE_PCIE_RING_TAIL, 0);
 }
 
+static void raise_vec(struct wsf_pcie *p, unsigned vec)
+{
+	set_bits(p, WSE_PCIE_REG_INT_STATUS, 1u << vec);
+	p->raised |= 1u << vec;
+}
+
 static void ring_error(struct wsf_pcie *p, struct wsf_ring *r, uint32_t bit)
 {
 	set_bits(p, WSE_PCIE_REG_ERR_STATUS, bit << r->shift);
-	set_bits(p, WSE_PCIE_REG_INT_STATUS, 1u << WSE_PCIE_VEC_ERR);
+	raise_vec(p, WSE_PCIE_VEC_ERR);
 }
 
 /* Write a descriptor's completion: len, then status with DONE; advance HEAD. */
@@ -92,7 +99,7 @@ static void complete(struct wsf_pcie *p, struct wsf_ring *r, uint8_t *d, uint32_
 	r->head = (r->head + 1) & (r->size - 1);
 	wr(p, r->reg + WSE_PCIE_RING_HEAD, r->head);
 	if ((status & WSE_PCIE_CPL_CODE_MASK) == WSE_PCIE_CPL_OK && !(flags & WSE_PCIE_DESC_NO_IRQ))
-		set_bits(p, WSE_PCIE_REG_INT_STATUS, 1u << vec);
+		raise_vec(p, vec);
 }
 
 /* RUN, stop and the doorbell of one ring. */
@@ -255,6 +262,13 @@ int wsf_pcie_poll(struct wsf_pcie *p)
 	if (a < 0)
 		return a;
 	return a + c2h_run(p);
+}
+
+uint32_t wsf_pcie_take_vectors(struct wsf_pcie *p)
+{
+	uint32_t v = p->raised & ~rd(p, WSE_PCIE_REG_INT_MASK);
+	p->raised &= ~v;
+	return v;
 }
 
 int wsf_pcie_tx_pending(const struct wsf_pcie *p)

@@ -47,6 +47,12 @@ void wsf_pcie_destroy(struct wsf_pcie *p);
  * wsf_host_rx_commit(). */
 int wsf_pcie_poll(struct wsf_pcie *p);
 
+/* The vectors to send now, a bit each (WSE_PCIE_VEC_*): those whose
+ * INT_STATUS bit the model set since the last call and which INT_MASK does
+ * not mask; a masked one waits for its unmasking. A vector may be sent
+ * again before the host cleared its bit (an eventfd merges them). */
+uint32_t wsf_pcie_take_vectors(struct wsf_pcie *p);
+
 /* True while bytes for the host wait for a C2H buffer. */
 int wsf_pcie_tx_pending(const struct wsf_pcie *p);
 

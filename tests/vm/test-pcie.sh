@@ -3,28 +3,40 @@
 #
 # The wse driver end to end in a guest: one boot of the VM harness with
 # --pcie (tests/vm/vm-run.sh, docs/vm-harness.md), wsemu-fast serving the
-# PCIe device side on QEMU's ivshmem device and the guest's RAM. In the
-# guest:
+# PCIe device side on QEMU's ivshmem device and the guest's RAM; IRQ poll:
+# ivshmem-plain, the driver polling; msix: ivshmem-doorbell, the driver on
+# its three MSI-X vectors. In the guest:
 #   - wse.ko ivshmem=1 loaded and unloaded CYCLES times, /dev/wse0 there
 #     and gone, `wsectl -d pcie: info` naming the board each time;
 #   - pcie_ioctl: bad ioctls and a malformed write() refused with their
 #     errno, a ring reset, then a PING through write() and read();
+#   - the driver polling (poll), or its H2C and C2H vectors counted in
+#     /proc/interrupts and no polling (msix);
 #   - `wsectl -d pcie: run tiles.elf`: every tile's console line;
 #   - e2e --uri pcie: memory on every tile, streams in and out, range
 #     errors; then the device is unbound from the driver while a
 #     stream-out waits, and the transfer and the next request must fail
 #     with NO_DEVICE;
 #   - rmmod, and no warning in the kernel log.
-# Usage: test-pcie.sh OUT BOARD COLS ROWS CYCLES VMRUN-ARGS...
+# Usage: test-pcie.sh OUT BOARD COLS ROWS CYCLES poll|msix VMRUN-ARGS...
 #   with $WSE_KO, $WSECTL, $E2E, $PCIE_IOCTL, $TILES_ELF naming the module,
 #   programs and file.
 set -u
-out=$1 board=$2 cols=$3 rows=$4 cycles=$5
-shift 5
+out=$1 board=$2 cols=$3 rows=$4 cycles=$5 irq=$6
+shift 6
 mkdir -p "$out"
 fail() { echo "test-pcie: FAIL: $*"; exit 1; }
 
 dev=/sys/bus/pci/devices/0000:00:05.0
+case $irq in
+poll) link=--pcie
+	irq_check="dmesg | grep -q 'no MSI-X: polling'" ;;
+msix) link=--pcie-irq
+	irq_check="! dmesg | grep -q 'no MSI-X' &&
+  awk '/wse-0000:00:05.0-0\$/ { h = \$2 } /wse-0000:00:05.0-1\$/ { c = \$2 }
+    END { print \"interrupts: H2C\", h, \"C2H\", c; exit !(h > 0 && c > 0) }' /proc/interrupts" ;;
+*) fail "IRQ is poll or msix, not $irq" ;;
+esac
 guest="set -e
 for i in \$(seq $cycles); do
   insmod /data/wse.ko ivshmem=1
@@ -36,6 +48,8 @@ for i in \$(seq $cycles); do
 done
 insmod /data/wse.ko ivshmem=1
 pcie_ioctl /dev/wse0
+$irq_check
+echo IRQ-OK $irq
 wsectl -d pcie: run /data/tiles.elf > /tmp/run.txt
 cat /tmp/run.txt
 for y in \$(seq 0 $((rows - 1))); do for x in \$(seq 0 $((cols - 1))); do
@@ -47,7 +61,7 @@ rmmod wse
 ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace|did not take a stop'"
 
 rc=0
-tests/vm/vm-run.sh --pcie --out "$out/vm" --board "$board" "$@" \
+tests/vm/vm-run.sh $link --out "$out/vm" --board "$board" "$@" \
 	--file "$WSE_KO:/data/wse.ko" --bin "$WSECTL" --bin "$E2E" --bin "$PCIE_IOCTL" \
 	--file "$TILES_ELF:/data/tiles.elf" -- "$guest" || rc=$?
 log=$out/vm/console.log
@@ -55,7 +69,8 @@ log=$out/vm/console.log
 [ "$(grep -c '^CYCLE-OK' "$log")" = "$cycles" ] || fail "insmod/rmmod cycles (console: $log)"
 [ "$(grep -c "mesh: *$cols x $rows tiles" "$log")" = "$cycles" ] || fail "wsectl info over pcie: (console: $log)"
 grep -q '^pcie_ioctl: ok' "$log" || fail "pcie_ioctl (console: $log)"
+grep -q "^IRQ-OK $irq" "$log" || fail "the driver's interrupts ($irq) (console: $log)"
 grep -q "e2e: $board on pcie: PASS" "$log" || fail "e2e over pcie: (console: $log)"
 grep -q "e2e: $board on pcie: unplug: ok" "$log" || fail "e2e's unbind over pcie: (console: $log)"
-echo "test-pcie: PASS: $cycles insmod/rmmod cycles with info, bad ioctls, a reset, console of" \
+echo "test-pcie: PASS ($irq): $cycles insmod/rmmod cycles with info, bad ioctls, a reset, console of" \
 	"$((cols * rows)) tiles, memory, streams, unbind during a transfer"

@@ -14,6 +14,8 @@
 #                      QEMU's ivshmem-plain device on it (00:05.0) and the
 #                      guest's RAM in a shared file the server maps; no
 #                      gadget, no virtio-serial link
+#   --pcie-irq         --pcie with interrupts: QEMU's ivshmem-doorbell with
+#                      3 MSI-X vectors, wsemu-fast its ivshmem server
 #   --server PATH      the board server (default build/fast/bin/wsemu-fast)
 #   --board NAME       its board (default sim-2x2)
 #   --server-opt OPT   one more option for the server (repeatable)
@@ -45,7 +47,7 @@ serial=WSEMU0001
 accel=
 vm_timeout=300
 out=$TOP/build/vm/run
-pcie=
+pcie= pcie_irq=
 mem_mb=512
 bins=() files=() server_opts=() gadget_opts=() qemu_opts=()
 
@@ -54,6 +56,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--gadget) gadget=$2; shift 2 ;;
 	--pcie) pcie=1; shift ;;
+	--pcie-irq) pcie=1 pcie_irq=1; shift ;;
 	--server) server=$2; shift 2 ;;
 	--board) board=$2; shift 2 ;;
 	--server-opt) server_opts+=("$2"); shift 2 ;;
@@ -196,10 +199,12 @@ start_server_usb() {
 # The server as the PCIe device: the register file (ready once its magic
 # "WSEP" is in) and the guest's RAM, both files shared with QEMU.
 start_server_pcie() {
-	local regs=$sock_dir/pcie-regs ram=$sock_dir/guest-ram
+	local regs=$sock_dir/pcie-regs ram=$sock_dir/guest-ram bell=$sock_dir/ivshmem.sock
+	local irq_opts=()
 	rm -f "$regs" "$ram"
+	[ -z "$pcie_irq" ] || irq_opts=(--pcie-doorbell "$bell")
 	timeout $((vm_timeout + 30)) "$server" --board "$board" --pcie-regs "$regs" \
-		--pcie-ram "$ram" --pcie-ram-bytes $((mem_mb << 20)) --quiet \
+		--pcie-ram "$ram" --pcie-ram-bytes $((mem_mb << 20)) "${irq_opts[@]}" --quiet \
 		"${server_opts[@]}" > "$out/server.log" 2>&1 &
 	server_pid=$!
 	for _ in $(seq 100); do
@@ -210,9 +215,14 @@ start_server_pcie() {
 	[ "$(head -c 4 "$regs" 2>/dev/null)" = WSEP ] ||
 		{ cat "$out/server.log" >&2; die "the server did not make $regs"; }
 	link_opts=(-object "memory-backend-file,id=guest-ram,size=${mem_mb}M,mem-path=$ram,share=on"
-		-machine memory-backend=guest-ram
-		-object "memory-backend-file,id=wse-regs,size=64K,mem-path=$regs,share=on"
-		-device ivshmem-plain,memdev=wse-regs,addr=05.0)
+		-machine memory-backend=guest-ram)
+	if [ -n "$pcie_irq" ]; then
+		link_opts+=(-chardev "socket,id=wse-bell,path=$bell"
+			-device ivshmem-doorbell,chardev=wse-bell,vectors=3,addr=05.0)
+	else
+		link_opts+=(-object "memory-backend-file,id=wse-regs,size=64K,mem-path=$regs,share=on"
+			-device ivshmem-plain,memdev=wse-regs,addr=05.0)
+	fi
 }
 
 start_vm() {
