@@ -8,7 +8,7 @@
  * gathered from C2H buffers smaller than a packet (EOP only at packet
  * ends, full buffers otherwise) and decoded; a TAIL outside the ring; an
  * unaligned, a too long and a reserved-flag descriptor; a buffer outside
- * RAM; NO_IRQ; stop and start again.
+ * RAM; NO_IRQ; the vectors to send under INT_MASK; stop and start again.
  * Usage: test_fast_pcie DTB
  */
 #include <stdio.h>
@@ -231,6 +231,22 @@ int main(int argc, char **argv)
 	CHECK(rd(WSE_PCIE_REG_INT_STATUS) ==
 	      (1u << WSE_PCIE_VEC_H2C | 1u << WSE_PCIE_VEC_C2H));
 	CHECK(rd(WSE_PCIE_REG_ERR_STATUS) == 0);
+
+	/* vectors to send: none while all are masked (reset), the pending
+	 * ones at the unmasking (the refusals' error vector among them), each
+	 * once; a masked one waits for its unmasking */
+	CHECK(wsf_pcie_take_vectors(dev) == 0);
+	wr(WSE_PCIE_REG_INT_MASK, 0);
+	CHECK(wsf_pcie_take_vectors(dev) == 7);
+	CHECK(wsf_pcie_take_vectors(dev) == 0);
+	ping(900, 16);
+	/* (H2C's vector only if a buffer of the request was not NO_IRQ) */
+	CHECK((wsf_pcie_take_vectors(dev) & ~1u) == 1u << WSE_PCIE_VEC_C2H);
+	wr(WSE_PCIE_REG_INT_MASK, 1u << WSE_PCIE_VEC_C2H);
+	ping(901, 16);
+	CHECK((wsf_pcie_take_vectors(dev) & ~1u) == 0);
+	wr(WSE_PCIE_REG_INT_MASK, 0);
+	CHECK(wsf_pcie_take_vectors(dev) == 1u << WSE_PCIE_VEC_C2H);
 
 	/* a TAIL outside the ring: refused, the old value kept */
 	wr(WSE_PCIE_REG_H2C + WSE_PCIE_RING_TAIL, N_H2C);
