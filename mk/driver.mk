@@ -12,7 +12,7 @@
 #                      for /dev/wseN (tests/driver/udev-check.sh)
 #   make test-vm-pcie  the driver end to end in a QEMU guest: wse.ko ivshmem=1
 #                      on wsemu-fast's PCIe device side (sim-2x2), insmod/rmmod
-#                      cycles, bad ioctls, wsectl and e2e over pcie:
+#                      cycles, bad ioctls, wsectl, wsetrain and e2e over pcie:
 #                      (tests/vm/test-pcie.sh); a boot with the driver
 #                      polling, one on ivshmem-doorbell's MSI-X vectors
 #   make test-full-vm-pcie  the same on sim-4x4 with 10 cycles
@@ -129,8 +129,8 @@ $(DRV_IOCTL): tests/vm/pcie_ioctl.c include/uapi/linux/wse.h include/wsemu/wse_c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -o $@ $< $(WIRE_A) $(WIRE_LIBS)
 DRV_VM_PCIE = WSE_KO=$(DRV_KO) WSECTL=$(DS_DIR)/wsectl E2E=$(DS_DIR)/e2e PCIE_IOCTL=$(DRV_IOCTL) \
-	TILES_ELF=$(DS_ELF) tests/vm/test-pcie.sh
-DRV_VM_PCIE_DEPS = $(DRV_KO) $(DRV_IOCTL) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_ELF) $(FAST_SERVER)
+	WSETRAIN=$(WSETRAIN) TILES_ELF=$(DS_ELF) WSEMU_FAST=$(abspath $(FAST_SERVER)) tests/vm/test-pcie.sh
+DRV_VM_PCIE_DEPS = $(DRV_KO) $(DRV_IOCTL) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(WSETRAIN) $(DS_ELF) $(FAST_SERVER)
 .PHONY: test-vm-pcie test-full-vm-pcie
 test-vm-pcie: $(DRV_VM_PCIE_DEPS) $(BUILD)/boards/sim-2x2/sim-2x2.dtb
 	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie sim-2x2 2 2 3 poll $(wordlist 2,99,$(VM_RUN))

@@ -13,19 +13,24 @@
 #   - the driver polling (poll), or its H2C and C2H vectors counted in
 #     /proc/interrupts and no polling (msix);
 #   - `wsectl -d pcie: run tiles.elf`: every tile's console line;
+#   - wsetrain on the mesh backend over pcie: trains two steps; its
+#     checkpoint's SHA-256 must equal that of the same run over sim: on
+#     the host (tests/vm/train-ref.sh);
 #   - e2e --uri pcie: memory on every tile, streams in and out, range
 #     errors; then the device is unbound from the driver while a
 #     stream-out waits, and the transfer and the next request must fail
 #     with NO_DEVICE;
 #   - rmmod, and no warning in the kernel log.
 # Usage: test-pcie.sh OUT BOARD COLS ROWS CYCLES poll|msix VMRUN-ARGS...
-#   with $WSE_KO, $WSECTL, $E2E, $PCIE_IOCTL, $TILES_ELF naming the module,
-#   programs and file.
+#   with $WSE_KO, $WSECTL, $E2E, $WSETRAIN, $PCIE_IOCTL, $TILES_ELF naming
+#   the module, programs and file.
 set -u
 out=$1 board=$2 cols=$3 rows=$4 cycles=$5 irq=$6
 shift 6
 mkdir -p "$out"
 fail() { echo "test-pcie: FAIL: $*"; exit 1; }
+. "$(dirname "$0")/train-ref.sh"
+train_ref "$out" "$board" pcie: || fail "wsetrain over sim: on the host"
 
 dev=/sys/bus/pci/devices/0000:00:05.0
 case $irq in
@@ -55,6 +60,7 @@ cat /tmp/run.txt
 for y in \$(seq 0 $((rows - 1))); do for x in \$(seq 0 $((cols - 1))); do
   grep -q \"^\\[\$x,\$y\\] tile \$x,\$y\\\$\" /tmp/run.txt || { echo \"no console line of tile \$x,\$y\"; exit 1; }
 done; done
+$TRAIN_GUEST
 e2e $board $cols $rows --uri pcie: --unplug 'echo 0000:00:05.0 > /sys/bus/pci/drivers/wse/unbind'
 [ ! -e /dev/wse0 ]
 rmmod wse
@@ -63,6 +69,8 @@ rmmod wse
 rc=0
 tests/vm/vm-run.sh $link --out "$out/vm" --board "$board" "$@" \
 	--file "$WSE_KO:/data/wse.ko" --bin "$WSECTL" --bin "$E2E" --bin "$PCIE_IOCTL" \
+	--bin "$WSETRAIN" --file "$out/data.csv:/data/data.csv" \
+	--file "$out/guest.params:/data/guest.params" \
 	--file "$TILES_ELF:/data/tiles.elf" -- "$guest" || rc=$?
 log=$out/vm/console.log
 [ "$rc" = 0 ] || fail "the guest's tests exited $rc (console: $log)"
@@ -70,7 +78,9 @@ log=$out/vm/console.log
 [ "$(grep -c "mesh: *$cols x $rows tiles" "$log")" = "$cycles" ] || fail "wsectl info over pcie: (console: $log)"
 grep -q '^pcie_ioctl: ok' "$log" || fail "pcie_ioctl (console: $log)"
 grep -q "^IRQ-OK $irq" "$log" || fail "the driver's interrupts ($irq) (console: $log)"
+msg=$(train_check "$log" pcie:) || fail "$msg (console: $log)"
 grep -q "e2e: $board on pcie: PASS" "$log" || fail "e2e over pcie: (console: $log)"
 grep -q "e2e: $board on pcie: unplug: ok" "$log" || fail "e2e's unbind over pcie: (console: $log)"
 echo "test-pcie: PASS ($irq): $cycles insmod/rmmod cycles with info, bad ioctls, a reset, console of" \
-	"$((cols * rows)) tiles, memory, streams, unbind during a transfer"
+	"$((cols * rows)) tiles, two training steps bit-identical to sim:, memory, streams," \
+	"unbind during a transfer"
