@@ -13,10 +13,11 @@
  * a write is seen when the model next looks, so the guest stops a ring by
  * writing CTRL with bit 31 set and RUN clear and waits for the model to
  * write CTRL 0 (a stop and a start the model does not see apart would be
- * one start); the RW1C registers are plain
- * memory the model sets bits in atomically, which the guest clears with a
- * read-modify-write; read-only registers are rewritten when the model
- * looks; BUSY is never set, as every descriptor is done within one look.
+ * one start); the RW1C registers are plain memory the model sets bits in
+ * atomically, which the guest clears with a read-modify-write; read-only
+ * registers are rewritten when the model looks; BUSY is never set, as
+ * every descriptor is done within one look. Interrupts are the caller's
+ * to send (wsf_pcie_take_vectors()).
  */
 #ifndef WSEMU_WSF_PCIE_H
 #define WSEMU_WSF_PCIE_H
