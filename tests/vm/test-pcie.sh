@@ -15,7 +15,7 @@
 #   - `wsectl -d pcie: run tiles.elf`: every tile's console line;
 #   - wsetrain on the mesh backend over pcie: trains two steps; its
 #     checkpoint's SHA-256 must equal that of the same run over sim: on
-#     the host (tests/vm/train-ref.sh);
+#     the host (tests/vm/link-tests.sh);
 #   - e2e --uri pcie: memory on every tile, streams in and out, range
 #     errors; then the device is unbound from the driver while a
 #     stream-out waits, and the transfer and the next request must fail
@@ -29,7 +29,7 @@ out=$1 board=$2 cols=$3 rows=$4 cycles=$5 irq=$6
 shift 6
 mkdir -p "$out"
 fail() { echo "test-pcie: FAIL: $*"; exit 1; }
-. "$(dirname "$0")/train-ref.sh"
+. "$(dirname "$0")/link-tests.sh"
 train_ref "$out" "$board" pcie: || fail "wsetrain over sim: on the host"
 
 dev=/sys/bus/pci/devices/0000:00:05.0
@@ -55,12 +55,7 @@ insmod /data/wse.ko ivshmem=1
 pcie_ioctl /dev/wse0
 $irq_check
 echo IRQ-OK $irq
-wsectl -d pcie: run /data/tiles.elf > /tmp/run.txt
-cat /tmp/run.txt
-for y in \$(seq 0 $((rows - 1))); do for x in \$(seq 0 $((cols - 1))); do
-  grep -q \"^\\[\$x,\$y\\] tile \$x,\$y\\\$\" /tmp/run.txt || { echo \"no console line of tile \$x,\$y\"; exit 1; }
-done; done
-$TRAIN_GUEST
+$(guest_run_train pcie: "$cols" "$rows")
 e2e $board $cols $rows --uri pcie: --unplug 'echo 0000:00:05.0 > /sys/bus/pci/drivers/wse/unbind'
 [ ! -e /dev/wse0 ]
 rmmod wse

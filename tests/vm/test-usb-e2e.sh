@@ -21,18 +21,13 @@ shift 4
 mkdir -p "$out"
 fail() { echo "test-usb-e2e: FAIL: $*"; exit 1; }
 
-. "$(dirname "$0")/train-ref.sh"
+. "$(dirname "$0")/link-tests.sh"
 train_ref "$out" "$board" usb: || fail "wsetrain over sim: on the host"
 
 UDC=/sys/kernel/config/usb_gadget/wsemu/UDC
 guest="set -e
 wsectl -d usb: info
-wsectl -d usb: run /data/tiles.elf > /tmp/run.txt
-cat /tmp/run.txt
-for y in \$(seq 0 $((rows - 1))); do for x in \$(seq 0 $((cols - 1))); do
-  grep -q \"^\\[\$x,\$y\\] tile \$x,\$y\\\$\" /tmp/run.txt || { echo \"no console line of tile \$x,\$y\"; exit 1; }
-done; done
-$TRAIN_GUEST
+$(guest_run_train usb: "$cols" "$rows")
 e2e $board $cols $rows --uri usb: --unplug 'echo > $UDC'"
 
 rc=0

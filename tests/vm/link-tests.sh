@@ -1,15 +1,28 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# Sourced by the VM tests (test-usb-e2e.sh, test-pcie.sh): the training
-# run a guest repeats over its link, and its reference on the host.
+# Sourced by the VM tests (test-usb-e2e.sh, test-pcie.sh): what a guest
+# runs over its link, and the reference of its training run on the host.
+#
+# guest_run_train URI COLS ROWS prints guest commands: `wsectl -d URI run
+# /data/tiles.elf`, every tile's console line checked; then `wsetrain
+# --params /data/guest.params --model-dir /tmp/m --num-steps 2`, printing
+# CKPT-SHA256=<hash>.
 # train_ref OUT BOARD URI writes OUT/data.csv (a small CSV data set, label
 # last), OUT/guest.params (the mesh backend on URI, the data at
 # /data/data.csv) and trains two steps over sim:board=BOARD,model=fast on
-# the host with $WSETRAIN; TRAIN_WANT is its checkpoint's SHA-256. The
-# guest runs `wsetrain --params /data/guest.params --model-dir /tmp/m
-# --num-steps 2` and prints CKPT-SHA256=<hash> (TRAIN_GUEST below).
-TRAIN_GUEST="wsetrain --params /data/guest.params --model-dir /tmp/m --num-steps 2
-echo CKPT-SHA256=\$(sha256sum < /tmp/m/model.ckpt | cut -d' ' -f1)"
+# the host with $WSETRAIN; TRAIN_WANT is its checkpoint's SHA-256.
+guest_run_train() {
+	local uri=$1 cols=$2 rows=$3
+	cat <<EOG
+wsectl -d $uri run /data/tiles.elf > /tmp/run.txt
+cat /tmp/run.txt
+for y in \$(seq 0 $((rows - 1))); do for x in \$(seq 0 $((cols - 1))); do
+  grep -q "^\\[\$x,\$y\\] tile \$x,\$y\\\$" /tmp/run.txt || { echo "no console line of tile \$x,\$y"; exit 1; }
+done; done
+wsetrain --params /data/guest.params --model-dir /tmp/m --num-steps 2
+echo CKPT-SHA256=\$(sha256sum < /tmp/m/model.ckpt | cut -d' ' -f1)
+EOG
+}
 
 train_ref() {
 	local out=$1 board=$2 uri=$3
