@@ -9,6 +9,11 @@
  * and the coherent DMA memory below; MSI-X vectors, or a polling timer
  * when there are none, call the core's interrupt entry point. The PCI ID is
  * provisional until a board has its own.
+ *
+ * With ivshmem=1 the driver also binds QEMU's ivshmem device when its BAR 2
+ * holds the register file of wsemu-fast's PCIe model (docs/driver.md, "The
+ * ivshmem device"): BAR 2 is then BAR 0, the status registers are cleared
+ * by a read-modify-write and a ring's stop waits for the model to take it.
  */
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -16,6 +21,7 @@
 #include <linux/idr.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/iopoll.h>
 #include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
@@ -49,10 +55,24 @@ static const struct wse_ring_cfg wse_rings = {
 /* Without MSI-X, the interrupt entry point runs this often. */
 #define WSE_POLL_MS		2
 
+/* QEMU's ivshmem device and its shared-memory BAR. */
+#define WSE_IVSHMEM_VENDOR_ID	0x1af4
+#define WSE_IVSHMEM_DEVICE_ID	0x1110
+#define WSE_IVSHMEM_BAR		2
+/* CTRL: a stop the model has not taken yet; the longest wait for it. */
+#define WSE_IVSHMEM_STOPPING	0x80000000u
+#define WSE_IVSHMEM_STOP_US	20000
+
+static bool ivshmem;
+module_param(ivshmem, bool, 0444);
+MODULE_PARM_DESC(ivshmem,
+		 "also bind QEMU's ivshmem device holding wsemu-fast's PCIe registers in BAR 2 (default off)");
+
 struct wse_dev {
 	struct wse_core core;
 	struct pci_dev *pdev;
 	void __iomem *bar;
+	int barno;		/* 0, or WSE_IVSHMEM_BAR on ivshmem */
 	u8 *dtb;
 	int id;
 	char name[16];
@@ -138,7 +158,29 @@ static u32 wse_os_reg_read(struct wse_core *c, u32 off)
 
 static void wse_os_reg_write(struct wse_core *c, u32 off, u32 val)
 {
-	iowrite32(val, core_to_wse(c)->bar + off);
+	struct wse_dev *wd = core_to_wse(c);
+	u32 v;
+
+	if (!wd->barno) {
+		iowrite32(val, wd->bar + off);
+		return;
+	}
+	/* ivshmem: plain memory, not write-1-to-clear */
+	if (off == WSE_PCIE_REG_INT_STATUS || off == WSE_PCIE_REG_ERR_STATUS)
+		val = ioread32(wd->bar + off) & ~val;
+	if ((off == WSE_PCIE_REG_H2C + WSE_PCIE_RING_CTRL ||
+	     off == WSE_PCIE_REG_C2H + WSE_PCIE_RING_CTRL) &&
+	    !(val & WSE_PCIE_CTRL_RUN)) {
+		/* a stop: taken when the model writes CTRL 0 */
+		iowrite32(val | WSE_IVSHMEM_STOPPING, wd->bar + off);
+		if (read_poll_timeout_atomic(ioread32, v, !v, 10,
+					     WSE_IVSHMEM_STOP_US, false,
+					     wd->bar + off))
+			dev_warn(&wd->pdev->dev,
+				 "the model did not take a stop\n");
+		return;
+	}
+	iowrite32(val, wd->bar + off);
 }
 
 static void *wse_os_dma_alloc(struct wse_core *c, size_t size, u64 *bus)
@@ -342,15 +384,21 @@ static const struct attribute_group *wse_groups[] = {
 	NULL,
 };
 
-/* The board's identification block and DTB from BAR 0. */
+/* The board's identification block and DTB from BAR 0 (ivshmem: 2). */
 static int wse_read_board(struct wse_dev *wd, struct wse_board_info *b)
 {
-	resource_size_t bar_len = pci_resource_len(wd->pdev, 0);
+	resource_size_t bar_len = pci_resource_len(wd->pdev, wd->barno);
 	u32 version;
 
 	if (bar_len < WSE_PCIE_DTB_OFFSET ||
 	    ioread32(wd->bar + WSE_PCIE_REG_MAGIC) != WSE_PCIE_MAGIC) {
-		dev_err(&wd->pdev->dev, "no wsemu identification in BAR 0\n");
+		if (wd->barno)	/* another ivshmem device: not ours */
+			dev_info(&wd->pdev->dev,
+				 "ivshmem without wsemu registers in BAR %d\n",
+				 wd->barno);
+		else
+			dev_err(&wd->pdev->dev,
+				"no wsemu identification in BAR 0\n");
 		return -ENODEV;
 	}
 	version = ioread32(wd->bar + WSE_PCIE_REG_VERSION);
@@ -452,6 +500,8 @@ static int wse_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	struct wse_dev *wd;
 	int ret;
 
+	if (id->driver_data && !ivshmem)
+		return -ENODEV;
 	wd = kzalloc(sizeof(*wd), GFP_KERNEL);
 	if (!wd)
 		return -ENOMEM;
@@ -459,6 +509,7 @@ static int wse_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	spin_lock_init(&wd->lock);
 	init_waitqueue_head(&wd->wq);
 	kref_init(&wd->ref);
+	wd->barno = id->driver_data ? WSE_IVSHMEM_BAR : 0;
 
 	ret = pci_enable_device(pdev);
 	if (ret)
@@ -466,7 +517,7 @@ static int wse_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = pci_request_regions(pdev, KBUILD_MODNAME);
 	if (ret)
 		goto err_disable_device;
-	wd->bar = pci_iomap(pdev, 0, 0);
+	wd->bar = pci_iomap(pdev, wd->barno, 0);
 	if (!wd->bar) {
 		ret = -ENOMEM;
 		goto err_release_regions;
@@ -555,6 +606,9 @@ static void wse_remove(struct pci_dev *pdev)
 
 static const struct pci_device_id wse_pci_ids[] = {
 	{ PCI_DEVICE(WSE_PCI_VENDOR_ID, WSE_PCI_DEVICE_ID) },
+	/* only with ivshmem=1, and only holding the registers in BAR 2 */
+	{ PCI_DEVICE(WSE_IVSHMEM_VENDOR_ID, WSE_IVSHMEM_DEVICE_ID),
+	  .driver_data = 1 },
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, wse_pci_ids);

@@ -10,6 +10,12 @@
 #                      its kernel log; dkms.conf checked against the
 #                      driver (tests/driver/dkms-check.sh); the udev rule
 #                      for /dev/wseN (tests/driver/udev-check.sh)
+#   make test-vm-pcie  the driver end to end in a QEMU guest: wse.ko ivshmem=1
+#                      on wsemu-fast's PCIe device side (sim-2x2), insmod/rmmod
+#                      cycles, bad ioctls, wsectl, wsetrain and e2e over pcie:
+#                      (tests/vm/test-pcie.sh); a boot with the driver
+#                      polling, one on ivshmem-doorbell's MSI-X vectors
+#   make test-full-vm-pcie  the same on sim-4x4 with 10 cycles
 #   make dkms-install  the module's sources and dkms.conf into
 #                      $(DESTDIR)/usr/src/wse-VERSION (then, as root:
 #                      dkms install wse/VERSION)
@@ -40,13 +46,24 @@ DRV_LINUX_SRC := /usr/src/linux-source-6.1.tar.xz
 # The guest loads the module; binds it, by new_id, to QEMU's edu PCI device,
 # whose BAR 0 has no wsemu identification: the probe fails and undoes
 # every step (the device disabled, its regions free, no /dev/wse*); the
-# module unloads; the kernel log shows no warning.
+# module unloads. Then QEMU's ivshmem device with a blank BAR 2: not bound
+# by default, refused with ivshmem=1 (no wsemu registers in BAR 2). The
+# kernel log shows no warning.
 DRV_VM_EDU := /sys/bus/pci/devices/0000:00:04.0
+DRV_VM_IVSHMEM := /sys/bus/pci/devices/0000:00:05.0
 DRV_VM_CMD := insmod /data/wse.ko && grep -q wse /proc/modules && \
   grep -q 0x11e8 $(DRV_VM_EDU)/device && echo 1234 11e8 > /sys/bus/pci/drivers/wse/new_id && \
   dmesg | grep -q 'no wsemu identification in BAR 0' && [ ! -e $(DRV_VM_EDU)/driver ] && \
   [ \$$(cat $(DRV_VM_EDU)/enable) = 0 ] && ! grep -q wse /proc/iomem && ! ls /dev/wse* 2>/dev/null && \
-  rmmod wse && ! grep -q wse /proc/modules && ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace'
+  rmmod wse && ! grep -q wse /proc/modules && \
+  grep -q 0x1110 $(DRV_VM_IVSHMEM)/device && insmod /data/wse.ko && [ ! -e $(DRV_VM_IVSHMEM)/driver ] && \
+  ! dmesg | grep -q 'ivshmem without' && rmmod wse && \
+  insmod /data/wse.ko ivshmem=1 && dmesg | grep -q 'ivshmem without wsemu registers in BAR 2' && \
+  [ ! -e $(DRV_VM_IVSHMEM)/driver ] && ! ls /dev/wse* 2>/dev/null && rmmod wse && \
+  ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace'
+DRV_VM_QEMU := --qemu-opt -device --qemu-opt edu,addr=04.0 \
+  --qemu-opt -object --qemu-opt memory-backend-ram,id=blank,size=64K,share=on \
+  --qemu-opt -device --qemu-opt ivshmem-plain,memdev=blank,addr=05.0
 
 # Kbuild of this kernel writes its objects beside the sources: a copy.
 $(DRV_KO): $(DRV_DEPS) | deps
@@ -100,7 +117,26 @@ test-driver: $(DRV_KO) $(DRV_TESTS) $(DRV_UAPI_T) $(DRV_CP) $(VM_GADGET) $(FAST_
 	tests/driver/udev-check.sh $(DRV_UDEV_RULE)
 	cd $(DRV_DIR)/checkpatch && for f in $(DRV_FILES); do \
 	  perl scripts/checkpatch.pl --strict --no-tree -q -f $(TOP)/$$f || exit 1; done
-	$(VM_RUN) --out $(DRV_DIR)/vm --file $(DRV_KO) --qemu-opt -device --qemu-opt edu,addr=04.0 -- \
+	$(VM_RUN) --out $(DRV_DIR)/vm --file $(DRV_KO) $(DRV_VM_QEMU) -- \
 	  "$(DRV_VM_CMD)"
 
 TEST_STAGES += test-driver
+
+# The proof in a virtual machine (docs/vm-harness.md, "The PCIe device"):
+# one boot of tests/vm/vm-run.sh --pcie per board, tests/vm/test-pcie.sh.
+DRV_IOCTL := $(DRV_DIR)/pcie_ioctl
+$(DRV_IOCTL): tests/vm/pcie_ioctl.c include/uapi/linux/wse.h include/wsemu/wse_codec.h $(WIRE_A) | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -Iinclude/uapi -o $@ $< $(WIRE_A) $(WIRE_LIBS)
+DRV_VM_PCIE = WSE_KO=$(DRV_KO) WSECTL=$(DS_DIR)/wsectl E2E=$(DS_DIR)/e2e PCIE_IOCTL=$(DRV_IOCTL) \
+	WSETRAIN=$(WSETRAIN) TILES_ELF=$(DS_ELF) WSEMU_FAST=$(abspath $(FAST_SERVER)) tests/vm/test-pcie.sh
+DRV_VM_PCIE_DEPS = $(DRV_KO) $(DRV_IOCTL) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(WSETRAIN) $(DS_ELF) $(FAST_SERVER)
+.PHONY: test-vm-pcie test-full-vm-pcie
+test-vm-pcie: $(DRV_VM_PCIE_DEPS) $(BUILD)/boards/sim-2x2/sim-2x2.dtb
+	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie sim-2x2 2 2 3 poll $(wordlist 2,99,$(VM_RUN))
+	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie-msix sim-2x2 2 2 2 msix $(wordlist 2,99,$(VM_RUN))
+test-full-vm-pcie: $(DRV_VM_PCIE_DEPS) $(BUILD)/boards/sim-4x4/sim-4x4.dtb
+	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie-4x4 sim-4x4 4 4 10 poll $(wordlist 2,99,$(VM_RUN))
+	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie-4x4-msix sim-4x4 4 4 10 msix $(wordlist 2,99,$(VM_RUN))
+TEST_STAGES += test-vm-pcie
+TEST_FULL_STAGES += test-full-vm-pcie

@@ -191,8 +191,8 @@ TEST_STAGES += test-fast-df
 # serves the RTL. It reads the board's DTB at start (build/boards/NAME/NAME.dtb
 # unless --dtb says otherwise) and links only libwsewire besides the model.
 FAST_SERVER      := $(FAST_BUILD)/bin/wsemu-fast
-FAST_SERVER_SRCS := sim/fast/wsemu_fast.c sim/fast/wsf_host.c
-FAST_SERVER_HDRS := sim/fast/wsf_host.h $(FAST_DF_HDRS) include/wsemu/wse_codec.h include/wsemu/wse_board.h \
+FAST_SERVER_SRCS := sim/fast/wsemu_fast.c sim/fast/wsf_host.c sim/fast/wsf_pcie.c
+FAST_SERVER_HDRS := sim/fast/wsf_host.h sim/fast/wsf_pcie.h include/wsemu/wse_pcie.h $(FAST_DF_HDRS) include/wsemu/wse_codec.h include/wsemu/wse_board.h \
                     include/wsemu/wse_image.h
 FAST_REV         := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 FAST_BOARD_DTBS   = $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/$(b).dtb)
@@ -203,3 +203,17 @@ $(FAST_SERVER): $(FAST_SERVER_SRCS) $(FAST_SERVER_HDRS) $(FAST_DF_LIB) $(FAST_LI
 	  $(FAST_DF_LIB) $(FAST_LIB) $(WIRE_A) $(WIRE_LIBS) -lm
 .PHONY: wsemu-fast
 wsemu-fast: $(FAST_SERVER) $(FAST_BOARD_DTBS)
+
+# The PCIe device side (sim/fast/wsf_pcie.c) against a driver model in the
+# test's own memory (tests/fast/test_fast_pcie.c), with ASan+UBSan.
+FAST_PCIE_TEST := $(FAST_BUILD)/san/test_fast_pcie
+$(FAST_PCIE_TEST): tests/fast/test_fast_pcie.c sim/fast/wsf_pcie.c sim/fast/wsf_host.c $(FAST_SERVER_HDRS) \
+  $(FAST_DF_LIB) $(FAST_LIB) $(WIRE_A) | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -o $@ \
+	  tests/fast/test_fast_pcie.c sim/fast/wsf_pcie.c sim/fast/wsf_host.c \
+	  $(FAST_DF_LIB) $(FAST_LIB) $(WIRE_A) $(WIRE_LIBS) -lm
+.PHONY: test-fast-pcie
+test-fast-pcie: $(FAST_PCIE_TEST) $(BUILD)/boards/sim-2x2/sim-2x2.dtb
+	$(FAST_PCIE_TEST) $(BUILD)/boards/sim-2x2/sim-2x2.dtb
+TEST_STAGES += test-fast-pcie

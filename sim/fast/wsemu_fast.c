@@ -8,6 +8,8 @@
  *   wsemu-fast --board NAME --socket PATH [--dtb FILE] [--max-cycles N]
  *              [--quantum N] [--quiet] [--flash-bytes N] [--flash-file PATH]
  *              [--flash-kill-after N]
+ *   wsemu-fast --board NAME --pcie-regs PATH --pcie-ram PATH --pcie-ram-bytes N
+ *              [--pcie-doorbell PATH] [...]
  *
  * Options are also taken from $WSEMU_FAST_OPTS (before the command
  * line's). The board's DTB configures the model (wse_board_parse(), the
@@ -19,6 +21,16 @@
  * work, in slices of SLICE_CYCLES model cycles between looks at the
  * socket, and a quiet board with nothing waiting blocks on the socket
  * without advancing time.
+ *
+ * With --pcie-regs the board is a PCIe device instead (wsf_pcie.h, for a
+ * QEMU guest): BAR 0 in the file PATH (64 KiB, QEMU's ivshmem-plain
+ * memdev) and DMA into the guest's RAM, the file of --pcie-ram (N bytes,
+ * QEMU's shared memory-backend-file); both files are made here, before
+ * QEMU starts. The registers are looked at between slices, every 50 us
+ * while nothing happens, every 500 us when nothing has for long. With
+ * --pcie-doorbell the server is also an ivshmem server on that Unix
+ * socket for QEMU's ivshmem-doorbell (the register file's descriptor, an
+ * eventfd per MSI-X vector), and sends the guest its vectors.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +52,10 @@
 #include "wsemu/wse_codec.h"
 #include "wsemu/wse_image.h"
 #include "wsf_host.h"
+#include "wsf_pcie.h"
+#include "wsemu/wse_pcie.h"
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 
 #ifndef WSF_BOARDS_DIR
 #define WSF_BOARDS_DIR "build/boards"
@@ -59,6 +75,8 @@ static void usage(void)
 	fprintf(stderr, "usage: wsemu-fast --board NAME --socket PATH [--dtb FILE] "
 			"[--max-cycles N] [--quantum N] [--quiet]\n"
 			"       [--flash-bytes N] [--flash-file PATH] [--flash-kill-after N]\n"
+			"       [--pcie-regs PATH --pcie-ram PATH --pcie-ram-bytes N [--pcie-doorbell PATH]]\n"
+			"       (instead of --socket)\n"
 			"  options also from $WSEMU_FAST_OPTS\n");
 	exit(3);
 }
@@ -202,6 +220,128 @@ static char **gather_args(int argc, char **argv, int *nargs)
 	return args;
 }
 
+/* A file of bytes bytes (made or resized), mapped shared; NULL with a message. */
+static void *map_file(const char *path, size_t bytes)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	void *m = MAP_FAILED;
+	if (fd >= 0 && ftruncate(fd, (off_t)bytes) == 0)
+		m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		fprintf(stderr, "wsemu-fast: %s: %s\n", path, strerror(errno));
+		m = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	return m;
+}
+
+/* The ivshmem server's side (QEMU docs/specs/ivshmem-spec.rst): one
+ * client, QEMU's ivshmem-doorbell, with ID 0 and one eventfd per vector. */
+struct doorbell {
+	int lfd, cfd;
+	const char *regs;
+	int efd[WSE_PCIE_NUM_VECTORS];
+};
+
+/* One message: a little-endian int64, with a descriptor when fd >= 0. */
+static int ivshmem_send(int s, int64_t v, int fd)
+{
+	char ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {&v, sizeof v};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+	if (fd >= 0) {
+		memset(ctl, 0, sizeof ctl);
+		m.msg_control = ctl;
+		m.msg_controllen = sizeof ctl;
+		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	}
+	return sendmsg(s, &m, MSG_NOSIGNAL) == (ssize_t)sizeof v ? 0 : -1;
+}
+
+/* QEMU connecting: version 0, its ID 0, the register file, its vectors. */
+static void doorbell_accept(struct doorbell *db)
+{
+	int c = accept4(db->lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (c < 0)
+		return;
+	int rfd = open(db->regs, O_RDWR | O_CLOEXEC);
+	int ok = rfd >= 0 && !ivshmem_send(c, 0, -1) && !ivshmem_send(c, 0, -1) &&
+		 !ivshmem_send(c, -1, rfd);
+	for (unsigned i = 0; ok && i < WSE_PCIE_NUM_VECTORS; i++)
+		ok = !ivshmem_send(c, 0, db->efd[i]);
+	if (rfd >= 0)
+		close(rfd);
+	if (!ok || db->cfd >= 0) {
+		fprintf(stderr, "wsemu-fast: %s: a second or failed ivshmem client\n", db->regs);
+		close(c);
+		return;
+	}
+	db->cfd = c;
+}
+
+static int doorbell_open(struct doorbell *db, const char *path, const char *regs)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	db->cfd = -1;
+	db->regs = regs;
+	db->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (strlen(path) >= sizeof sa.sun_path)
+		return -1;
+	strcpy(sa.sun_path, path);
+	unlink(path);
+	if (db->lfd < 0 || bind(db->lfd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+	    listen(db->lfd, 1) < 0)
+		return -1;
+	for (unsigned i = 0; i < WSE_PCIE_NUM_VECTORS; i++)
+		if ((db->efd[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+			return -1;
+	return 0;
+}
+
+/* The PCIe device's loop: until a signal or the cycle limit. */
+static int pcie_loop(struct wsf_host *h, struct wsf_pcie *p, uint64_t max_cycles,
+		     struct doorbell *db)
+{
+	unsigned idle = 0;
+	while (!stop_signal) {
+		int r = wsf_pcie_poll(p);
+		if (r < 0)
+			return r;
+		uint32_t vec = wsf_pcie_take_vectors(p);
+		if (db && db->cfd < 0)
+			doorbell_accept(db);
+		for (unsigned i = 0; db && i < WSE_PCIE_NUM_VECTORS; i++)
+			if (vec & 1u << i) {
+				uint64_t one = 1;
+				if (write(db->efd[i], &one, sizeof one) < 0)
+					return WSE_ERROR_INVALID_PARAM;
+			}
+		/* a step after new bytes too: a credit turns outlet wavelets
+		 * into events even on a quiet board */
+		bool work = r > 0 || wsf_host_busy(h);
+		if (work && (r = wsf_host_step(h, SLICE_CYCLES)) < 0)
+			return r;
+		if (r > 0 || work)
+			idle = 0;
+		else if (idle < 2000)
+			idle++;
+		if (max_cycles && wsf_host_now(h) >= max_cycles) {
+			fprintf(stderr, "wsemu-fast: cycle limit %" PRIu64 " reached\n", max_cycles);
+			return 2;
+		}
+		/* spin a little after activity, then sleep 50 us a look, and
+		 * 500 us once the guest has long been quiet */
+		if (idle > 200)
+			usleep(idle >= 2000 ? 500 : 50);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -210,6 +350,8 @@ int main(int argc, char **argv)
 	unsigned long quantum = 0;
 	bool quiet = false;
 	const char *flash_path = NULL;
+	const char *pcie_regs = NULL, *pcie_ram = NULL, *pcie_doorbell = NULL;
+	unsigned long long pcie_ram_bytes = 0;
 	unsigned long long flash_opt = 0, flash_kill = UINT64_MAX;
 	int nargs;
 	char **args = gather_args(argc, argv, &nargs);
@@ -243,6 +385,19 @@ int main(int argc, char **argv)
 						"from 65536 to 2^30\n");
 				return 3;
 			}
+		} else if (!strcmp(a, "--pcie-regs"))
+			pcie_regs = args[++i];
+		else if (!strcmp(a, "--pcie-ram"))
+			pcie_ram = args[++i];
+		else if (!strcmp(a, "--pcie-doorbell"))
+			pcie_doorbell = args[++i];
+		else if (!strcmp(a, "--pcie-ram-bytes")) {
+			char *end;
+			pcie_ram_bytes = strtoull(args[++i], &end, 0);
+			if (*end || !pcie_ram_bytes) {
+				fprintf(stderr, "wsemu-fast: --pcie-ram-bytes takes a byte count\n");
+				return 3;
+			}
 		} else if (!strcmp(a, "--flash-file"))
 			flash_path = args[++i];
 		else if (!strcmp(a, "--flash-kill-after")) {
@@ -261,8 +416,13 @@ int main(int argc, char **argv)
 		} else
 			usage();
 	}
-	if (!sock)
+	if (!sock && !pcie_regs)
 		usage();
+	if (pcie_regs && (!pcie_ram || !pcie_ram_bytes || sock)) {
+		fprintf(stderr, "wsemu-fast: --pcie-regs needs --pcie-ram and --pcie-ram-bytes, "
+				"and no --socket\n");
+		return 3;
+	}
 	if (!board)
 		board = "sim-4x4";
 	if (!*board || strchr(board, '/') || board[0] == '.') {
@@ -299,7 +459,7 @@ int main(int argc, char **argv)
 	uint32_t flash_bytes = flash_opt ? (uint32_t)flash_opt : bd.flash_bytes;
 	if (flash_bytes) {
 		char fpath[4096];
-		snprintf(fpath, sizeof fpath, "%s.flash", sock);
+		snprintf(fpath, sizeof fpath, "%s.flash", sock ? sock : pcie_regs);
 		if (open_flash(flash_path ? flash_path : fpath, flash_bytes, h, flash_kill) < 0)
 			return 3;
 	}
@@ -309,6 +469,40 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wsemu-fast: board %s, %ux%u tiles, functional model\n", board,
 			bd.columns, bd.rows);
 
+	if (pcie_regs) {
+		void *regs = map_file(pcie_regs, WSE_PCIE_BAR_BYTES);
+		void *ram = map_file(pcie_ram, (size_t)pcie_ram_bytes);
+		struct wsf_pcie *p;
+		struct doorbell db;
+		if (!regs || !ram)
+			return 3;
+		if (pcie_doorbell && doorbell_open(&db, pcie_doorbell, pcie_regs) < 0) {
+			fprintf(stderr, "wsemu-fast: %s: %s\n", pcie_doorbell, strerror(errno));
+			return 3;
+		}
+		if ((r = wsf_pcie_create(h, regs, ram, (size_t)pcie_ram_bytes, &bd, dtb, dtb_len, &p)) < 0) {
+			fprintf(stderr, "wsemu-fast: the PCIe device: %s\n", err_text(r));
+			return 3;
+		}
+		struct sigaction sa_pstop;
+		memset(&sa_pstop, 0, sizeof sa_pstop);
+		sa_pstop.sa_handler = on_signal;
+		sigaction(SIGTERM, &sa_pstop, NULL);
+		sigaction(SIGINT, &sa_pstop, NULL);
+		r = pcie_loop(h, p, max_cycles, pcie_doorbell ? &db : NULL);
+		if (pcie_doorbell)
+			unlink(pcie_doorbell);
+		if (r < 0)
+			fprintf(stderr, "wsemu-fast: model error: %s\n", err_text(r));
+		else if (!quiet)
+			fprintf(stderr, "wsemu-fast: PCIe device stopped after %" PRIu64 " cycles\n",
+				wsf_host_now(h));
+		wsf_pcie_destroy(p);
+		wsf_host_destroy(h);
+		free(dtb);
+		free(args);
+		return r < 0 ? 1 : r;
+	}
 	umask(077);
 	int lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};

@@ -21,59 +21,24 @@ shift 4
 mkdir -p "$out"
 fail() { echo "test-usb-e2e: FAIL: $*"; exit 1; }
 
-# A small CSV data set (label last), the same on both sides.
-awk -v n=64 'BEGIN { s = 12345;
-	for (i = 0; i < n; i++) { line = "";
-		for (j = 0; j < 16; j++) { s = (s * 1103515245 + 12345) % 2147483648;
-			line = line sprintf("%.4f,", (s % 10000) / 10000.0) }
-		print line (i % 3) } }' > "$out/data.csv"
-params() { # DEVICE DATA-PATH
-	cat <<EOP
-model.layers = 16, 8, 3
-model.init_seed = 7
-data.format = csv
-data.train_x = $2
-data.test_x = $2
-data.label_column = last
-train.batch_size = 8
-optimizer.name = sgd
-optimizer.lr = 0.1
-runtime.backend = mesh
-runtime.device = $1
-runtime.timeout_ms = 120000
-run.eval_examples = 0
-EOP
-}
-params "sim:board=$board,model=fast" "$out/data.csv" > "$out/host.params"
-params "usb:" /data/data.csv > "$out/usb.params"
-rm -rf "$out/host-model"
-"$WSETRAIN" --params "$out/host.params" --model-dir "$out/host-model" --num-steps 2 \
-	> "$out/host-train.log" 2>&1 || { cat "$out/host-train.log"; fail "wsetrain over sim: on the host"; }
-want=$(sha256sum < "$out/host-model/model.ckpt" | cut -d' ' -f1)
+. "$(dirname "$0")/link-tests.sh"
+train_ref "$out" "$board" usb: || fail "wsetrain over sim: on the host"
 
 UDC=/sys/kernel/config/usb_gadget/wsemu/UDC
 guest="set -e
 wsectl -d usb: info
-wsectl -d usb: run /data/tiles.elf > /tmp/run.txt
-cat /tmp/run.txt
-for y in \$(seq 0 $((rows - 1))); do for x in \$(seq 0 $((cols - 1))); do
-  grep -q \"^\\[\$x,\$y\\] tile \$x,\$y\\\$\" /tmp/run.txt || { echo \"no console line of tile \$x,\$y\"; exit 1; }
-done; done
-wsetrain --params /data/usb.params --model-dir /tmp/m --num-steps 2
-echo CKPT-SHA256=\$(sha256sum < /tmp/m/model.ckpt | cut -d' ' -f1)
+$(guest_run_train usb: "$cols" "$rows")
 e2e $board $cols $rows --uri usb: --unplug 'echo > $UDC'"
 
 rc=0
 tests/vm/vm-run.sh --out "$out/vm" --board "$board" "$@" \
 	--bin "$WSECTL" --bin "$E2E" --bin "$WSETRAIN" \
 	--file "$TILES_ELF:/data/tiles.elf" --file "$out/data.csv:/data/data.csv" \
-	--file "$out/usb.params:/data/usb.params" -- "$guest" || rc=$?
+	--file "$out/guest.params:/data/guest.params" -- "$guest" || rc=$?
 log=$out/vm/console.log
 [ "$rc" = 0 ] || fail "the guest's tests exited $rc (console: $log)"
 grep -q "mesh: *$cols x $rows tiles" "$log" || fail "wsectl info over usb: (console: $log)"
-got=$(sed -n 's/^CKPT-SHA256=\([0-9a-f]*\).*/\1/p' "$log" | tail -1)
-[ -n "$got" ] || fail "no checkpoint from wsetrain over usb: (console: $log)"
-[ "$got" = "$want" ] || fail "checkpoint over usb: $got, over sim: $want"
+msg=$(train_check "$log" usb:) || fail "$msg (console: $log)"
 grep -q "e2e: $board on usb: PASS" "$log" || fail "e2e over usb: (console: $log)"
 echo "test-usb-e2e: PASS: info, console of $((cols * rows)) tiles, memory, streams, two training" \
 	"steps bit-identical to sim:, unplug during a transfer"

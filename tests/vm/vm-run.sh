@@ -2,12 +2,20 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # vm-run.sh: boot a QEMU virtual machine whose Linux kernel sees a wsemu
-# board as an FTDI FT231X USB-serial bridge, run a command in it, and exit
-# with that command's exit status. docs/vm-harness.md.
+# board as an FTDI FT231X USB-serial bridge, or with --pcie as a PCIe
+# device, run a command in it, and exit with that command's exit status.
+# docs/vm-harness.md.
 #
 #   tests/vm/vm-run.sh [options] [--] GUEST-COMMAND...
 #
 #   --gadget PATH      the FunctionFS gadget program (wse-ffs-ft231x)
+#   --pcie             the board as the PCIe device side instead of USB:
+#                      wsemu-fast --pcie-regs on a shared register file,
+#                      QEMU's ivshmem-plain device on it (00:05.0) and the
+#                      guest's RAM in a shared file the server maps; no
+#                      gadget, no virtio-serial link
+#   --pcie-irq         --pcie with interrupts: QEMU's ivshmem-doorbell with
+#                      3 MSI-X vectors, wsemu-fast its ivshmem server
 #   --server PATH      the board server (default build/fast/bin/wsemu-fast)
 #   --board NAME       its board (default sim-2x2)
 #   --server-opt OPT   one more option for the server (repeatable)
@@ -39,12 +47,16 @@ serial=WSEMU0001
 accel=
 vm_timeout=300
 out=$TOP/build/vm/run
+pcie= pcie_irq=
+mem_mb=512
 bins=() files=() server_opts=() gadget_opts=() qemu_opts=()
 
 die() { echo "vm-run: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--gadget) gadget=$2; shift 2 ;;
+	--pcie) pcie=1; shift ;;
+	--pcie-irq) pcie=1 pcie_irq=1; shift ;;
 	--server) server=$2; shift 2 ;;
 	--board) board=$2; shift 2 ;;
 	--server-opt) server_opts+=("$2"); shift 2 ;;
@@ -62,7 +74,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || die "no guest command"
-[ -x "$gadget" ] || die "no gadget program $gadget"
+[ -n "$pcie" ] || [ -x "$gadget" ] || die "no gadget program $gadget"
 [ -x "$server" ] || die "no server $server"
 
 # ---- The kernel: the newest with the USB gadget modules ---------------------
@@ -100,7 +112,7 @@ copy_with_libs() {
 bb=$(command -v busybox) || die "no busybox"
 copy_with_libs "$bb" /bin/busybox
 for a in $("$bb" --list); do [ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"; done
-copy_with_libs "$gadget" /usr/local/bin/wse-ffs-ft231x
+[ -n "$pcie" ] || copy_with_libs "$gadget" /usr/local/bin/wse-ffs-ft231x
 for b in "${bins[@]}"; do
 	[ -x "$b" ] || die "no program $b"
 	copy_with_libs "$b" "/usr/local/bin/$(basename "$b")"
@@ -130,7 +142,7 @@ add_mod() {
 		case " ${mods[*]} " in *" $d "*) ;; *) mods+=("$d") ;; esac
 	done
 }
-for m in virtio_pci virtio_console configfs libcomposite usb_f_fs dummy_hcd; do add_mod "$m"; done
+[ -n "$pcie" ] || for m in virtio_pci virtio_console configfs libcomposite usb_f_fs dummy_hcd; do add_mod "$m"; done
 : > "$root/etc/modules"
 for m in "${mods[@]}"; do
 	mkdir -p "$(dirname "$root/lib/modules/$m")"
@@ -145,6 +157,7 @@ done
 
 { [ ${#gadget_opts[@]} -eq 0 ] || printf '%q ' "${gadget_opts[@]}"; echo; } > "$root/etc/gadget-opts"
 echo "$serial" > "$root/etc/usb-serial"
+if [ -n "$pcie" ]; then echo pcie; else echo usb; fi > "$root/etc/vm-link"
 { echo '#!/bin/sh'; echo "$*"; } > "$root/etc/guest-cmd"
 chmod +x "$root/etc/guest-cmd"
 cp "$TOP/tests/vm/init" "$root/init"
@@ -168,8 +181,8 @@ stop_vm() {
 }
 trap 'st=$?; stop_vm; rm -rf "$sock_dir"; exit $st' EXIT
 
-start_vm() {
-	rm -f "$sock" "$log"
+# The server on the socket: the guest reaches it by virtio-serial.
+start_server_usb() {
 	timeout $((vm_timeout + 30)) "$server" --board "$board" --socket "$sock" --quiet \
 		"${server_opts[@]}" > "$out/server.log" 2>&1 &
 	server_pid=$!
@@ -179,17 +192,51 @@ start_vm() {
 		sleep 0.1
 	done
 	[ -S "$sock" ] || { cat "$out/server.log" >&2; die "the server did not open $sock"; }
+	link_opts=(-device virtio-serial-pci -chardev "socket,id=link,path=$sock"
+		-device virtserialport,chardev=link,name=wsemu.link)
+}
+
+# The server as the PCIe device: the register file (ready once its magic
+# "WSEP" is in) and the guest's RAM, both files shared with QEMU.
+start_server_pcie() {
+	local regs=$sock_dir/pcie-regs ram=$sock_dir/guest-ram bell=$sock_dir/ivshmem.sock
+	local irq_opts=()
+	rm -f "$regs" "$ram"
+	[ -z "$pcie_irq" ] || irq_opts=(--pcie-doorbell "$bell")
+	timeout $((vm_timeout + 30)) "$server" --board "$board" --pcie-regs "$regs" \
+		--pcie-ram "$ram" --pcie-ram-bytes $((mem_mb << 20)) "${irq_opts[@]}" --quiet \
+		"${server_opts[@]}" > "$out/server.log" 2>&1 &
+	server_pid=$!
+	for _ in $(seq 100); do
+		[ "$(head -c 4 "$regs" 2>/dev/null)" = WSEP ] && break
+		kill -0 $server_pid 2>/dev/null || break
+		sleep 0.1
+	done
+	[ "$(head -c 4 "$regs" 2>/dev/null)" = WSEP ] ||
+		{ cat "$out/server.log" >&2; die "the server did not make $regs"; }
+	link_opts=(-object "memory-backend-file,id=guest-ram,size=${mem_mb}M,mem-path=$ram,share=on"
+		-machine memory-backend=guest-ram)
+	if [ -n "$pcie_irq" ]; then
+		link_opts+=(-chardev "socket,id=wse-bell,path=$bell"
+			-device ivshmem-doorbell,chardev=wse-bell,vectors=3,addr=05.0)
+	else
+		link_opts+=(-object "memory-backend-file,id=wse-regs,size=64K,mem-path=$regs,share=on"
+			-device ivshmem-plain,memdev=wse-regs,addr=05.0)
+	fi
+}
+
+start_vm() {
+	rm -f "$sock" "$log"
+	link_opts=()
+	if [ -n "$pcie" ]; then start_server_pcie; else start_server_usb; fi
 	local cpu=qemu64
 	[ "$accel" = kvm ] && cpu=$kvm_cpu
-	timeout "$vm_timeout" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 512M -smp 1 \
+	timeout "$vm_timeout" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m ${mem_mb}M -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot -monitor none \
 		-serial "file:$log" \
 		-kernel "$kernel" -initrd "$out/initramfs.gz" \
 		-append "console=ttyS0 quiet panic=-1 rdinit=/init" \
-		-device virtio-serial-pci \
-		-chardev "socket,id=link,path=$sock" \
-		-device virtserialport,chardev=link,name=wsemu.link \
-		"${qemu_opts[@]}" > "$out/qemu.log" 2>&1 &
+		"${link_opts[@]}" "${qemu_opts[@]}" > "$out/qemu.log" 2>&1 &
 	qemu_pid=$!
 }
 

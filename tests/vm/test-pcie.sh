@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# The wse driver end to end in a guest: one boot of the VM harness with
+# --pcie (tests/vm/vm-run.sh, docs/vm-harness.md), wsemu-fast serving the
+# PCIe device side on QEMU's ivshmem device and the guest's RAM; IRQ poll:
+# ivshmem-plain, the driver polling; msix: ivshmem-doorbell, the driver on
+# its three MSI-X vectors. In the guest:
+#   - wse.ko ivshmem=1 loaded and unloaded CYCLES times, /dev/wse0 there
+#     and gone, `wsectl -d pcie: info` naming the board each time;
+#   - pcie_ioctl: bad ioctls and a malformed write() refused with their
+#     errno, a ring reset, then a PING through write() and read();
+#   - the driver polling (poll), or its H2C and C2H vectors counted in
+#     /proc/interrupts and no polling (msix);
+#   - `wsectl -d pcie: run tiles.elf`: every tile's console line;
+#   - wsetrain on the mesh backend over pcie: trains two steps; its
+#     checkpoint's SHA-256 must equal that of the same run over sim: on
+#     the host (tests/vm/link-tests.sh);
+#   - e2e --uri pcie: memory on every tile, streams in and out, range
+#     errors; then the device is unbound from the driver while a
+#     stream-out waits, and the transfer and the next request must fail
+#     with NO_DEVICE;
+#   - rmmod, and no warning in the kernel log.
+# Usage: test-pcie.sh OUT BOARD COLS ROWS CYCLES poll|msix VMRUN-ARGS...
+#   with $WSE_KO, $WSECTL, $E2E, $WSETRAIN, $PCIE_IOCTL, $TILES_ELF naming
+#   the module, programs and file.
+set -u
+out=$1 board=$2 cols=$3 rows=$4 cycles=$5 irq=$6
+shift 6
+mkdir -p "$out"
+fail() { echo "test-pcie: FAIL: $*"; exit 1; }
+. "$(dirname "$0")/link-tests.sh"
+train_ref "$out" "$board" pcie: || fail "wsetrain over sim: on the host"
+
+dev=/sys/bus/pci/devices/0000:00:05.0
+case $irq in
+poll) link=--pcie
+	irq_check="dmesg | grep -q 'no MSI-X: polling'" ;;
+msix) link=--pcie-irq
+	irq_check="! dmesg | grep -q 'no MSI-X' &&
+  awk '/wse-0000:00:05.0-0\$/ { h = \$2 } /wse-0000:00:05.0-1\$/ { c = \$2 }
+    END { print \"interrupts: H2C\", h, \"C2H\", c; exit !(h > 0 && c > 0) }' /proc/interrupts" ;;
+*) fail "IRQ is poll or msix, not $irq" ;;
+esac
+guest="set -e
+for i in \$(seq $cycles); do
+  insmod /data/wse.ko ivshmem=1
+  [ -c /dev/wse0 ] && [ -e $dev/driver ]
+  wsectl -d pcie: info
+  rmmod wse
+  [ ! -e /dev/wse0 ] && [ ! -e $dev/driver ]
+  echo CYCLE-OK \$i
+done
+insmod /data/wse.ko ivshmem=1
+pcie_ioctl /dev/wse0
+$irq_check
+echo IRQ-OK $irq
+$(guest_run_train pcie: "$cols" "$rows")
+e2e $board $cols $rows --uri pcie: --unplug 'echo 0000:00:05.0 > /sys/bus/pci/drivers/wse/unbind'
+[ ! -e /dev/wse0 ]
+rmmod wse
+! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace|did not take a stop'"
+
+rc=0
+tests/vm/vm-run.sh $link --out "$out/vm" --board "$board" "$@" \
+	--file "$WSE_KO:/data/wse.ko" --bin "$WSECTL" --bin "$E2E" --bin "$PCIE_IOCTL" \
+	--bin "$WSETRAIN" --file "$out/data.csv:/data/data.csv" \
+	--file "$out/guest.params:/data/guest.params" \
+	--file "$TILES_ELF:/data/tiles.elf" -- "$guest" || rc=$?
+log=$out/vm/console.log
+[ "$rc" = 0 ] || fail "the guest's tests exited $rc (console: $log)"
+[ "$(grep -c '^CYCLE-OK' "$log")" = "$cycles" ] || fail "insmod/rmmod cycles (console: $log)"
+[ "$(grep -c "mesh: *$cols x $rows tiles" "$log")" = "$cycles" ] || fail "wsectl info over pcie: (console: $log)"
+grep -q '^pcie_ioctl: ok' "$log" || fail "pcie_ioctl (console: $log)"
+grep -q "^IRQ-OK $irq" "$log" || fail "the driver's interrupts ($irq) (console: $log)"
+msg=$(train_check "$log" pcie:) || fail "$msg (console: $log)"
+grep -q "e2e: $board on pcie: PASS" "$log" || fail "e2e over pcie: (console: $log)"
+grep -q "e2e: $board on pcie: unplug: ok" "$log" || fail "e2e's unbind over pcie: (console: $log)"
+echo "test-pcie: PASS ($irq): $cycles insmod/rmmod cycles with info, bad ioctls, a reset, console of" \
+	"$((cols * rows)) tiles, two training steps bit-identical to sim:, memory, streams," \
+	"unbind during a transfer"
