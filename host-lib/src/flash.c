@@ -95,13 +95,15 @@ static int read_log(wse_device *d, const struct wse_flash_layout *l,
 }
 
 /* The image in the slot at off: *buf (malloc'ed, the caller frees) and
- * its check, or the reason it is not valid in si. */
+ * its check, or the reason it is not valid in si; *bit the flash address of
+ * its bitstream part, where a jump to it points (0: no valid image). */
 static int read_slot(wse_device *d, uint32_t off, uint32_t size,
-		     struct wse_flash_slot_info *si, uint8_t **buf)
+		     struct wse_flash_slot_info *si, uint8_t **buf, uint32_t *bit)
 {
 	uint8_t hdr[WSE_IMAGE_HDR_BYTES];
 	struct wse_image img;
 	*buf = NULL;
+	*bit = 0;
 	si->offset = off;
 	si->size = size;
 	int r = wse_flash_read(d, off, hdr, sizeof(hdr));
@@ -134,6 +136,8 @@ static int read_slot(wse_device *d, uint32_t off, uint32_t size,
 		return 0;
 	}
 	si->valid = 1;
+	const struct wse_image_part *bp = wse_image_find(&img, WSE_IMAGE_PART_BITSTREAM);
+	*bit = bp ? off + bp->offset : 0;
 	si->length = total;
 	si->crc = wse_crc32c_update(0, b, total);
 	memcpy(si->compatible, img.compatible, sizeof(si->compatible));
@@ -164,18 +168,6 @@ static int read_jump(wse_device *d, uint32_t off, uint32_t *addr, int *state)
 	return 0;
 }
 
-/* Whether addr is where a jump to the slot's bitstream points, the slot
- * holding a valid image. */
-static int jumps_to(const struct wse_flash_slot_info *si, const uint8_t *img, uint32_t addr)
-{
-	struct wse_image im;
-	if (!si->valid || !img ||
-	    wse_image_check(img, si->length, NULL, si->size, &im, NULL, 0))
-		return 0;
-	const struct wse_image_part *p = wse_image_find(&im, WSE_IMAGE_PART_BITSTREAM);
-	return p && si->offset + p->offset == addr;
-}
-
 /* wse_flash_slots, keeping the booting slot's image in *boot_img. What
  * boots is what the FPGA's master SPI boot finds: the boot stub's jump
  * when it names a slot's bitstream and that slot holds a valid image, else
@@ -185,6 +177,7 @@ static int slots(wse_device *d, struct wse_flash_slots *s, uint8_t **boot_img)
 	struct wse_flash_layout l;
 	struct wse_bootrec rec;
 	uint8_t *img[2] = {NULL, NULL};
+	uint32_t bit[2];
 	size_t size = s->size;
 	memset(s, 0, sizeof(*s));
 	s->size = size;
@@ -206,15 +199,15 @@ static int slots(wse_device *d, struct wse_flash_slots *s, uint8_t **boot_img)
 		return r;
 	const uint32_t offs[2] = {l.golden_offset, l.update_offset};
 	for (int i = 0; i < 2; i++) {
-		r = read_slot(d, offs[i], l.slot_bytes, &s->slot[i], &img[i]);
+		r = read_slot(d, offs[i], l.slot_bytes, &s->slot[i], &img[i], &bit[i]);
 		if (r)
 			goto out;
 	}
 	for (int i = 0; s->stub == 1 && i < 2; i++)
-		if (jumps_to(&s->slot[i], img[i], s->stub_addr))
+		if (bit[i] && bit[i] == s->stub_addr)
 			s->stub_slot = i;
-	if (s->fallback == 1 &&
-	    jumps_to(&s->slot[WSE_FLASH_SLOT_GOLDEN], img[WSE_FLASH_SLOT_GOLDEN], s->fallback_addr))
+	if (s->fallback == 1 && bit[WSE_FLASH_SLOT_GOLDEN] &&
+	    bit[WSE_FLASH_SLOT_GOLDEN] == s->fallback_addr)
 		s->fallback_slot = WSE_FLASH_SLOT_GOLDEN;
 	s->boot_slot = s->stub_slot >= 0 ? s->stub_slot : s->fallback_slot;
 	if (boot_img && s->boot_slot >= 0) {
