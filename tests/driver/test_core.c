@@ -582,6 +582,53 @@ static void test_unknown_flags(void **state)
 	assert_int_equal(dev.starts, 2);
 }
 
+/*
+ * Every flag bit an ioctl does not define, set alone, with a valid argsz:
+ * -EINVAL, the caller's buffer unchanged, the read timeout, the read
+ * queue and the rings (their starts) unchanged.
+ */
+static void test_flag_matrix(void **state)
+{
+	static const struct {
+		unsigned int cmd;
+		u32 size, known;
+	} ios[] = {
+		{ WSE_IOCTL_GET_INFO, sizeof(struct wse_info), 0 },
+		{ WSE_IOCTL_RESET, sizeof(struct wse_reset), WSE_RESET_FLAGS },
+		{ WSE_IOCTL_SET_TIMEOUT, sizeof(struct wse_timeout), 0 },
+	};
+	struct wse_core *c = *state;
+	u8 arg[128], before[128];
+	u8 pkt[64];
+	size_t i;
+	u32 queued;
+	int bit;
+
+	c->read_timeout_ms = 123;
+	assert_int_equal(wse_core_rx_push(c, pkt,
+					  make_pkt(pkt, 8, WSE_FLAG_RESPONSE, 1)),
+			 0);
+	queued = wse_core_queued(c);
+	assert_int_not_equal(queued, 0);
+	for (i = 0; i < sizeof(ios) / sizeof(ios[0]); i++)
+		for (bit = 0; bit < 32; bit++) {
+			u32 f = 1u << bit;
+
+			if (f & ios[i].known)
+				continue;
+			memset(arg, 0xA5, sizeof(arg));
+			memcpy(arg, &ios[i].size, 4);
+			memcpy(arg + 4, &f, 4);
+			memcpy(before, arg, sizeof(arg));
+			assert_int_equal(wse_core_ioctl(c, ios[i].cmd, arg),
+					 -EINVAL);
+			assert_memory_equal(arg, before, sizeof(arg));
+		}
+	assert_int_equal(c->read_timeout_ms, 123);
+	assert_int_equal(wse_core_queued(c), queued);
+	assert_int_equal(dev.starts, 2);
+}
+
 static void test_timeout_pad(void **state)
 {
 	struct wse_timeout t = { .argsz = sizeof(t), .read_timeout_ms = 3,
@@ -1280,6 +1327,7 @@ int main(void)
 		T(test_long_argsz),
 		T(test_argsz_too_long),
 		T(test_unknown_flags),
+		T(test_flag_matrix),
 		T(test_timeout_pad),
 		T(test_unknown_ioctl),
 		T(test_fault),

@@ -7,9 +7,19 @@
 # ivshmem-plain, the driver polling; msix: ivshmem-doorbell, the driver on
 # its three MSI-X vectors. In the guest:
 #   - wse.ko ivshmem=1 loaded and unloaded CYCLES times, /dev/wse0 there
-#     and gone, `wsectl -d pcie: info` naming the board each time;
-#   - pcie_ioctl: bad ioctls and a malformed write() refused with their
-#     errno, a ring reset, then a PING through write() and read();
+#     and gone, `wsectl -d pcie: info` (transfers through the rings)
+#     naming the board each time;
+#   - with $LEAK_CHECK=1, the kernel booted with slub_debug=U: after a
+#     cycle 0 like them, the kernel's memory before and after the
+#     cycles compared (tests/vm/leak-check.sh): no slab object or vmalloc
+#     area of the module left, no allocation site grown by one a cycle,
+#     MemFree within its slack; and the module's objects seen while it is
+#     loaded (the check sees what it looks for);
+#   - pcie_ioctl: the bad-call matrix (every ioctl: each unknown flag bit,
+#     short, long and too long argsz, bad and unaligned pointers; unknown
+#     ioctl numbers; bad write()s and read()s), each refused with its
+#     errno, nothing written, the read timeout and the read queue
+#     unchanged; a ring reset, then a PING through write() and read();
 #   - the driver polling (poll), or its H2C and C2H vectors counted in
 #     /proc/interrupts and no polling (msix);
 #   - `wsectl -d pcie: run tiles.elf`: every tile's console line;
@@ -42,16 +52,29 @@ msix) link=--pcie-irq
     END { print \"interrupts: H2C\", h, \"C2H\", c; exit !(h > 0 && c > 0) }' /proc/interrupts" ;;
 *) fail "IRQ is poll or msix, not $irq" ;;
 esac
+first=1 leak_pre= leak_post= leak_loaded= vm_leak=()
+if [ "${LEAK_CHECK:-0}" = 1 ]; then
+	vm_leak=(--append slub_debug=U --file "$(dirname "$0")/leak-check.sh:/data/leak-check.sh")
+	first=0
+	leak_pre=". /data/leak-check.sh"
+	leak_post="leak_snap /tmp/leak-b
+leak_check /tmp/leak-a /tmp/leak-b $cycles"
+	leak_loaded="leak_snap /tmp/leak-c
+awk '\$1 == \"module\" { print \"LEAK-SEEN\", \$2, \"objects of the module while loaded\"; exit !(\$2 > 0) }' /tmp/leak-c"
+fi
 guest="set -e
-for i in \$(seq $cycles); do
+$leak_pre
+for i in \$(seq $first $cycles); do
   insmod /data/wse.ko ivshmem=1
   [ -c /dev/wse0 ] && [ -e $dev/driver ]
   wsectl -d pcie: info
   rmmod wse
   [ ! -e /dev/wse0 ] && [ ! -e $dev/driver ]
-  echo CYCLE-OK \$i
+  if [ \$i = 0 ]; then leak_snap /tmp/leak-a; else echo CYCLE-OK \$i; fi
 done
+$leak_post
 insmod /data/wse.ko ivshmem=1
+$leak_loaded
 pcie_ioctl /dev/wse0
 $irq_check
 echo IRQ-OK $irq
@@ -62,7 +85,7 @@ rmmod wse
 ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace|did not take a stop'"
 
 rc=0
-tests/vm/vm-run.sh $link --out "$out/vm" --board "$board" "$@" \
+tests/vm/vm-run.sh $link --out "$out/vm" --board "$board" "$@" "${vm_leak[@]}" \
 	--file "$WSE_KO:/data/wse.ko" --bin "$WSECTL" --bin "$E2E" --bin "$PCIE_IOCTL" \
 	--bin "$WSETRAIN" --file "$out/data.csv:/data/data.csv" \
 	--file "$out/guest.params:/data/guest.params" \
@@ -70,12 +93,19 @@ tests/vm/vm-run.sh $link --out "$out/vm" --board "$board" "$@" \
 log=$out/vm/console.log
 [ "$rc" = 0 ] || fail "the guest's tests exited $rc (console: $log)"
 [ "$(grep -c '^CYCLE-OK' "$log")" = "$cycles" ] || fail "insmod/rmmod cycles (console: $log)"
-[ "$(grep -c "mesh: *$cols x $rows tiles" "$log")" = "$cycles" ] || fail "wsectl info over pcie: (console: $log)"
+[ "$(grep -c "mesh: *$cols x $rows tiles" "$log")" = "$((cycles + 1 - first))" ] || fail "wsectl info over pcie: (console: $log)"
+if [ "${LEAK_CHECK:-0}" = 1 ]; then
+	grep -q "^LEAK-OK cycles $cycles:" "$log" || fail "the leak check (console: $log)"
+	grep -q '^LEAK-SEEN' "$log" || fail "the leak check's view of the loaded module (console: $log)"
+fi
 grep -q '^pcie_ioctl: ok' "$log" || fail "pcie_ioctl (console: $log)"
 grep -q "^IRQ-OK $irq" "$log" || fail "the driver's interrupts ($irq) (console: $log)"
 msg=$(train_check "$log" pcie:) || fail "$msg (console: $log)"
 grep -q "e2e: $board on pcie: PASS" "$log" || fail "e2e over pcie: (console: $log)"
 grep -q "e2e: $board on pcie: unplug: ok" "$log" || fail "e2e's unbind over pcie: (console: $log)"
-echo "test-pcie: PASS ($irq): $cycles insmod/rmmod cycles with info, bad ioctls, a reset, console of" \
+leaked=
+[ "${LEAK_CHECK:-0}" = 1 ] && leaked=" ($(sed -n 's/^LEAK-OK cycles [0-9]*: //p' "$log"))"
+echo "test-pcie: PASS ($irq): $cycles insmod/rmmod cycles with info$leaked," \
+	"$(sed -n 's/^pcie_ioctl: ok (\(.*\))/the bad-call matrix (\1)/p' "$log"), a reset, console of" \
 	"$((cols * rows)) tiles, two training steps bit-identical to sim:, memory, streams," \
 	"unbind during a transfer"

@@ -27,6 +27,8 @@
 #   --serial S         the USB serial number (default WSEMU0001)
 #   --qemu-opt OPT     one more option for QEMU (repeatable), e.g.
 #                      --qemu-opt -device --qemu-opt edu
+#   --append ARGS      more for the guest kernel's command line, e.g.
+#                      --append slub_debug=U
 #   --accel kvm|tcg    (default: kvm if it starts, else tcg)
 #   --timeout S        bound on the virtual machine's run (default 300)
 #   --out DIR          work folder (default build/vm/run); the socket is in
@@ -48,6 +50,7 @@ accel=
 vm_timeout=300
 out=$TOP/build/vm/run
 pcie= pcie_irq=
+kappend=
 mem_mb=512
 bins=() files=() server_opts=() gadget_opts=() qemu_opts=()
 
@@ -65,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--gadget-opt) gadget_opts+=("$2"); shift 2 ;;
 	--serial) serial=$2; shift 2 ;;
 	--qemu-opt) qemu_opts+=("$2"); shift 2 ;;
+	--append) kappend="$kappend $2"; shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
 	--timeout) vm_timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
@@ -235,7 +239,7 @@ start_vm() {
 		-nodefaults -no-user-config -display none -no-reboot -monitor none \
 		-serial "file:$log" \
 		-kernel "$kernel" -initrd "$out/initramfs.gz" \
-		-append "console=ttyS0 quiet panic=-1 rdinit=/init" \
+		-append "console=ttyS0 quiet panic=-1 rdinit=/init$kappend" \
 		"${link_opts[@]}" "${qemu_opts[@]}" > "$out/qemu.log" 2>&1 &
 	qemu_pid=$!
 }
