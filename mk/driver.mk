@@ -19,6 +19,8 @@
 #                      MSI-X vectors (2 cycles)
 #   make test-full-vm-pcie  the same on sim-4x4: 100 cycles with the leak
 #                      check polling, 10 on MSI-X
+#   make bench-driver  BENCH pcie.* figures: one boot on MSI-X against
+#                      wsemu-fast's sim-2x2 (tests/vm/bench_pcie.c)
 #   make dkms-install  the module's sources and dkms.conf into
 #                      $(DESTDIR)/usr/src/wse-VERSION (then, as root:
 #                      dkms install wse/VERSION)
@@ -144,3 +146,22 @@ test-full-vm-pcie: $(DRV_VM_PCIE_DEPS) $(BUILD)/boards/sim-4x4/sim-4x4.dtb
 TEST_STAGES += test-vm-pcie
 TEST_FULL_STAGES += test-full-vm-pcie
 
+# The driver's figures (docs/vm-harness.md, "The PCIe benchmark"): one boot
+# of the VM harness on ivshmem-doorbell's MSI-X vectors against
+# wsemu-fast's sim-2x2, BENCH_PCIE_MIB MiB each way (tests/vm/bench_pcie.c).
+BENCH_PCIE_MIB ?= 8
+DRV_BENCH := $(DRV_DIR)/bench_pcie
+DRV_BENCH_NAMES := ioctl_us ping_us h2c_mbps c2h_mbps dma_efficiency
+$(DRV_BENCH): tests/vm/bench_pcie.c tests/vm/vm_bench.h host-lib/include/wsehost.h include/uapi/linux/wse.h $(HL_A) | deps
+	@mkdir -p $(dir $@)
+	$(DS_HOSTC) -Iinclude/uapi -o $@ $< $(HL_A) $(HL_LIBS)
+.PHONY: bench-driver
+bench-driver: $(DRV_KO) $(DRV_BENCH) $(FAST_SERVER) $(BUILD)/boards/sim-2x2/sim-2x2.dtb
+	$(VM_RUN) --pcie-irq --out $(DRV_DIR)/bench --board sim-2x2 --timeout 600 \
+	  --file $(DRV_KO):/data/wse.ko --bin $(DRV_BENCH) -- \
+	  "insmod /data/wse.ko ivshmem=1 && bench_pcie /dev/wse0 $(BENCH_PCIE_MIB) && rmmod wse" \
+	  > $(DRV_DIR)/bench.log 2>&1 || { cat $(DRV_DIR)/bench.log; echo "bench-driver: FAIL"; exit 1; }
+	@for n in $(DRV_BENCH_NAMES); do grep -q "^BENCH pcie.$$n " $(DRV_DIR)/bench.log || \
+	  { cat $(DRV_DIR)/bench.log; echo "bench-driver: FAIL: no BENCH pcie.$$n"; exit 1; }; done
+	@grep '^BENCH ' $(DRV_DIR)/bench.log
+BENCH_STAGES += bench-driver

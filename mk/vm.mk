@@ -34,7 +34,7 @@ $(VM_PROBE): tests/vm/ftdi_probe.c include/wsemu/wse_codec.h $(WIRE_A) | deps
 	@mkdir -p $(dir $@)
 	$(VM_CC) -Iinclude -o $@ $< $(WIRE_A) $(WIRE_LIBS) -lusb-1.0
 
-$(VM_BENCH): tests/vm/bench_usb.c host-lib/include/wsehost.h $(HL_A) | deps
+$(VM_BENCH): tests/vm/bench_usb.c tests/vm/vm_bench.h host-lib/include/wsehost.h $(HL_A) | deps
 	@mkdir -p $(dir $@)
 	$(DS_HOSTC) -o $@ $< $(HL_A) $(HL_LIBS)
 

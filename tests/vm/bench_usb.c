@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "wsehost.h"
+#include "vm_bench.h"
 #include "wsemu/wse_wire.h"
 
 #define COLOR 3
@@ -53,26 +54,7 @@ static const char *gadget_log;
 
 static int check(int r, const char *what)
 {
-	if (r < 0) {
-		fprintf(stderr, "bench_usb: %s: %s\n", what, wse_strerror(r));
-		exit(1);
-	}
-	return r;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static double cpu_s(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+	return vmb_check("bench_usb", r, what);
 }
 
 /* The gadget's byte counts: to the host, from the host. */
@@ -186,12 +168,12 @@ int main(int argc, char **argv)
 
 	/* Streamed. */
 	struct counts c0 = gadget_counts();
-	double t0 = now_s(), u0 = cpu_s();
+	double t0 = vmb_now_s(), u0 = vmb_cpu_s();
 	for (unsigned y = 0; y < in.rows; y++)
 		check(wse_stream_credit(d, WSE_EAST, y, n), "credit");
 	stream_in(wv, n, 0, n);
 	stream_out(wv, n, 0, n, 0);
-	double wall = now_s() - t0, cpu = cpu_s() - u0;
+	double wall = vmb_now_s() - t0, cpu = vmb_cpu_s() - u0;
 	struct counts c1 = gadget_counts();
 	printf("BENCH usb.line_efficiency %.4f ratio\n", payload / (double)line_bytes(c0, c1));
 	printf("BENCH usb.host_cpu_us_per_mb %.0f us/MB\n", cpu * 1e6 / (payload / 1e6));
