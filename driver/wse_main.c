@@ -171,8 +171,13 @@ static void wse_os_reg_write(struct wse_core *c, u32 off, u32 val)
 	if ((off == WSE_PCIE_REG_H2C + WSE_PCIE_RING_CTRL ||
 	     off == WSE_PCIE_REG_C2H + WSE_PCIE_RING_CTRL) &&
 	    !(val & WSE_PCIE_CTRL_RUN)) {
-		/* a stop: taken when the model writes CTRL 0 */
-		iowrite32(val | WSE_IVSHMEM_STOPPING, wd->bar + off);
+		/*
+		 * a stop: taken when the model writes CTRL 0; until then
+		 * BUSY, so that a model that stopped answering keeps the
+		 * ring busy for the core (a reset fails with -ETIMEDOUT)
+		 */
+		iowrite32(val | WSE_IVSHMEM_STOPPING | WSE_PCIE_CTRL_BUSY,
+			  wd->bar + off);
 		if (read_poll_timeout_atomic(ioread32, v, !v, 10,
 					     WSE_IVSHMEM_STOP_US, false,
 					     wd->bar + off))

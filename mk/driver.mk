@@ -12,7 +12,8 @@
 #                      for /dev/wseN (tests/driver/udev-check.sh)
 #   make test-vm-pcie  the driver end to end in a QEMU guest: wse.ko ivshmem=1
 #                      on wsemu-fast's PCIe device side (sim-2x2), insmod/rmmod
-#                      cycles, the bad-call matrix, wsectl, wsetrain and e2e
+#                      cycles, the bad-call matrix, wsemu-fast stopped and
+#                      continued under the driver, wsectl, wsetrain and e2e
 #                      over pcie: (tests/vm/test-pcie.sh); a boot with the
 #                      driver polling (3 cycles, the leak check of
 #                      tests/vm/leak-check.sh), one on ivshmem-doorbell's

@@ -26,6 +26,7 @@
  * would drop it) and read afterwards. Then a ring reset and a PING through
  * write() and read() that must be answered as sent.
  * Usage: pcie_ioctl /dev/wseN
+ *        pcie_ioctl --stall /dev/wseN   (below)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -262,6 +263,83 @@ static void read_ping(const char *what, uint16_t tag, const uint8_t *pl, uint32_
 		failf(what, "not the PING's response as sent");
 }
 
+/*
+ * --stall: the device stops answering and comes back (docs/vm-harness.md,
+ * "A device that stops answering"). "STALL-STOP" asks the host to stop
+ * wsemu-fast (SIGSTOP); PINGs until one's read() times out (ETIMEDOUT);
+ * write()s until the H2C ring is full and one fails with ETIMEDOUT after
+ * the driver's 2 s bound; RESET fails with ETIMEDOUT (the rings do not
+ * stop) and the next write() with EIO; "STALL-CONT" asks for SIGCONT;
+ * RESET until it takes (within 20 s), then a PING answered as sent.
+ */
+static int stall(void)
+{
+	uint8_t pl[1000], frame[1100], back[24 + 65536 + 8];
+	struct wse_timeout to = {.argsz = sizeof to, .read_timeout_ms = 500};
+	expect("SET_TIMEOUT 500 ms", ioctl(fd, WSE_IOCTL_SET_TIMEOUT, &to), 0);
+	for (unsigned i = 0; i < sizeof pl; i++)
+		pl[i] = (uint8_t)(i * 5 + 1);
+	printf("STALL-STOP\n");
+	fflush(stdout);
+	int stopped = 0, answered = 0;
+	for (int k = 0; k < 100 && !stopped; k++) {
+		int n = encode_ping(frame, sizeof frame, (uint16_t)(100 + k), pl, sizeof pl);
+		if (write(fd, frame, (size_t)n) != n) {
+			failf("stall: write of a PING", strerror(errno));
+			return 1;
+		}
+		ssize_t got = read(fd, back, sizeof back);
+		if (got < 0 && errno == ETIMEDOUT)
+			stopped = 1;
+		else if (got < 0) {
+			failf("stall: read", strerror(errno));
+			return 1;
+		} else {
+			answered++;
+			usleep(100000);
+		}
+	}
+	if (!stopped) {
+		failf("stall", "the device kept answering for 100 PINGs");
+		return 1;
+	}
+	int full = 0, n = encode_ping(frame, sizeof frame, 300, pl, sizeof pl);
+	for (int k = 0; k < 64 && !full; k++) {
+		if (write(fd, frame, (size_t)n) == n)
+			continue;
+		if (errno != ETIMEDOUT) {
+			failf("stall: write to the stopped device", strerror(errno));
+			return 1;
+		}
+		full = 1;
+	}
+	if (!full)
+		failf("stall", "64 writes to the stopped device taken");
+	/* The rings do not stop: RESET fails, and the rings stay stopped. */
+	struct wse_reset rs = {.argsz = sizeof rs};
+	expect("stall: RESET of the stopped device", ioctl(fd, WSE_IOCTL_RESET, &rs), ETIMEDOUT);
+	expect("stall: write after the failed reset", write(fd, frame, (size_t)n), EIO);
+	printf("pcie_ioctl: stall: %d PINGs answered, then read(), write() and RESET timed out\n",
+	       answered);
+	printf("STALL-CONT\n");
+	fflush(stdout);
+	int k, r = -1;
+	for (k = 0; k < 100 && r; k++) {
+		r = ioctl(fd, WSE_IOCTL_RESET, &rs);
+		if (r)
+			usleep(200000);
+	}
+	if (r) {
+		failf("stall: RESET after the device came back", strerror(errno));
+		return 1;
+	}
+	n = encode_ping(frame, sizeof frame, 400, pl, sizeof pl);
+	expect("stall: write of a PING after the reset", write(fd, frame, (size_t)n), 0);
+	read_ping("stall: the PING after the reset", 400, pl, sizeof pl);
+	printf("pcie_ioctl: stall: the reset took at try %d\n", k);
+	return 0;
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -269,10 +347,17 @@ static void on_alarm(int sig)
 
 int main(int argc, char **argv)
 {
-	fd = argc == 2 ? open(argv[1], O_RDWR) : -1;
+	int stall_mode = argc == 3 && !strcmp(argv[1], "--stall");
+	fd = argc == 2 || stall_mode ? open(argv[argc - 1], O_RDWR) : -1;
 	if (fd < 0) {
 		perror("pcie_ioctl: open");
 		return 2;
+	}
+	if (stall_mode) {
+		stall();
+		close(fd);
+		printf("pcie_ioctl: stall: %s\n", fails ? "FAIL" : "ok");
+		return fails ? 1 : 0;
 	}
 	page_size = sysconf(_SC_PAGESIZE);
 	page = mmap(NULL, 2 * (size_t)page_size, PROT_READ | PROT_WRITE,

@@ -22,6 +22,12 @@
 #     unchanged; a ring reset, then a PING through write() and read();
 #   - the driver polling (poll), or its H2C and C2H vectors counted in
 #     /proc/interrupts and no polling (msix);
+#   - pcie_ioctl --stall: wsemu-fast stopped by SIGSTOP from here
+#     (stall_watch, on the guest's STALL-STOP): a read() and a write() on
+#     the full H2C ring fail with ETIMEDOUT, RESET with ETIMEDOUT (the
+#     driver's "the model did not take a stop" in the log) and the next
+#     write() with EIO; SIGCONT (on STALL-CONT), a RESET that takes and a
+#     PING answered as sent; no other warning, the log then cleared;
 #   - `wsectl -d pcie: run tiles.elf`: every tile's console line;
 #   - wsetrain on the mesh backend over pcie: trains two steps; its
 #     checkpoint's SHA-256 must equal that of the same run over sim: on
@@ -78,11 +84,39 @@ $leak_loaded
 pcie_ioctl /dev/wse0
 $irq_check
 echo IRQ-OK $irq
+! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace|did not take a stop'
+pcie_ioctl --stall /dev/wse0
+dmesg | grep -q 'did not take a stop'
+! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace'
+dmesg -c > /dev/null
 $(guest_run_train pcie: "$cols" "$rows")
 e2e $board $cols $rows --uri pcie: --unplug 'echo 0000:00:05.0 > /sys/bus/pci/drivers/wse/unbind'
 [ ! -e /dev/wse0 ]
 rmmod wse
 ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace|did not take a stop'"
+
+# The host's side of `pcie_ioctl --stall`: wsemu-fast stopped (SIGSTOP)
+# when the guest's console says STALL-STOP, continued at STALL-CONT (or
+# when the guest is done, or after 60 s stopped).
+stall_watch() {
+	local log=$out/vm/console.log pidf=$out/vm/server.pid stopped= n=0
+	for _ in $(seq 6000); do
+		if [ -z "$stopped" ] && grep -q '^STALL-STOP' "$log" 2>/dev/null; then
+			kill -STOP "$(cat "$pidf")" || return 1
+			stopped=1
+		elif [ -n "$stopped" ]; then
+			n=$((n + 1))
+			if grep -q '^STALL-CONT' "$log" || grep -q '^WSEMU-VM-RC=' "$log" || [ $n -gt 600 ]; then
+				kill -CONT "$(cat "$pidf")"
+				return 0
+			fi
+		fi
+		sleep 0.1
+	done
+}
+rm -f "$out/vm/console.log" "$out/vm/server.pid"
+stall_watch &
+watch_pid=$!
 
 rc=0
 tests/vm/vm-run.sh $link --out "$out/vm" --board "$board" "$@" "${vm_leak[@]}" \
@@ -90,6 +124,8 @@ tests/vm/vm-run.sh $link --out "$out/vm" --board "$board" "$@" "${vm_leak[@]}" \
 	--bin "$WSETRAIN" --file "$out/data.csv:/data/data.csv" \
 	--file "$out/guest.params:/data/guest.params" \
 	--file "$TILES_ELF:/data/tiles.elf" -- "$guest" || rc=$?
+kill $watch_pid 2>/dev/null
+wait $watch_pid 2>/dev/null
 log=$out/vm/console.log
 [ "$rc" = 0 ] || fail "the guest's tests exited $rc (console: $log)"
 [ "$(grep -c '^CYCLE-OK' "$log")" = "$cycles" ] || fail "insmod/rmmod cycles (console: $log)"
@@ -99,6 +135,7 @@ if [ "${LEAK_CHECK:-0}" = 1 ]; then
 	grep -q '^LEAK-SEEN' "$log" || fail "the leak check's view of the loaded module (console: $log)"
 fi
 grep -q '^pcie_ioctl: ok' "$log" || fail "pcie_ioctl (console: $log)"
+grep -q '^pcie_ioctl: stall: ok' "$log" || fail "pcie_ioctl --stall (console: $log)"
 grep -q "^IRQ-OK $irq" "$log" || fail "the driver's interrupts ($irq) (console: $log)"
 msg=$(train_check "$log" pcie:) || fail "$msg (console: $log)"
 grep -q "e2e: $board on pcie: PASS" "$log" || fail "e2e over pcie: (console: $log)"
@@ -106,6 +143,7 @@ grep -q "e2e: $board on pcie: unplug: ok" "$log" || fail "e2e's unbind over pcie
 leaked=
 [ "${LEAK_CHECK:-0}" = 1 ] && leaked=" ($(sed -n 's/^LEAK-OK cycles [0-9]*: //p' "$log"))"
 echo "test-pcie: PASS ($irq): $cycles insmod/rmmod cycles with info$leaked," \
-	"$(sed -n 's/^pcie_ioctl: ok (\(.*\))/the bad-call matrix (\1)/p' "$log"), a reset, console of" \
+	"$(sed -n 's/^pcie_ioctl: ok (\(.*\))/the bad-call matrix (\1)/p' "$log"), a reset, the device" \
+	"stopped (read, write and reset timing out) and back (reset, PING), console of" \
 	"$((cols * rows)) tiles, two training steps bit-identical to sim:, memory, streams," \
 	"unbind during a transfer"

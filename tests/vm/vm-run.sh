@@ -32,7 +32,8 @@
 #   --accel kvm|tcg    (default: kvm if it starts, else tcg)
 #   --timeout S        bound on the virtual machine's run (default 300)
 #   --out DIR          work folder (default build/vm/run); the socket is in
-#                      a folder of its own under /tmp
+#                      a folder of its own under /tmp; with --pcie,
+#                      DIR/server.pid holds the server's process id
 #
 # The guest command runs under /bin/sh -c in the guest, with PATH holding
 # /usr/local/bin and the environment WSEMU_GADGET_LOG (the gadget's log)
@@ -218,6 +219,7 @@ start_server_pcie() {
 	done
 	[ "$(head -c 4 "$regs" 2>/dev/null)" = WSEP ] ||
 		{ cat "$out/server.log" >&2; die "the server did not make $regs"; }
+	pgrep -P $server_pid > "$out/server.pid" || true
 	link_opts=(-object "memory-backend-file,id=guest-ram,size=${mem_mb}M,mem-path=$ram,share=on"
 		-machine memory-backend=guest-ram)
 	if [ -n "$pcie_irq" ]; then
