@@ -65,7 +65,9 @@ class SimPcie {
 		}
 		// the model's vectors are never masked: the register file masks them
 		reg_write(WSE_PCIE_REG_INT_MASK, 0);
-		return pcie_shm_create(regs, id.data(), dtb.data(), dtb_len, &shm_) == 0;
+		int e = pcie_shm_create(regs, id.data(), dtb.data(), dtb_len, &shm_);
+		if (e < 0) fprintf(stderr, "wsemu-sim: the register file: error %d\n", e);
+		return e == 0;
 	}
 
 	// The port's inputs for the next link cycle.
