@@ -2,7 +2,8 @@
 # rtl/top), wsemu-sim (the Verilator model of a board serving the link
 # protocol on a Unix socket), end-to-end tests through libwsehost, wsectl.
 #   make test-e2e      end-to-end tests against wsemu-sim (sim-2x2, sim-4x4)
-#   make lint-top      verilator --lint-only -Wall on hif_exec and wse_top
+#   make lint-top      verilator --lint-only -Wall on wse_top, without and with
+#                      the PCIe device side (PcieEp)
 #   make bench-link    BENCH link.* figures
 #   make test-flash-update  wsectl flash and power cuts on wsemu-fast's flash
 #   make test-flash-sim     the same on wsemu-sim's flash (RTL SPI controller)
@@ -17,7 +18,9 @@ DS_REV    := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Sources in compile order: the mesh as the core fragment lists it (read
 # later, hence deferred: recipes, and prerequisites by second expansion).
 DS_TOP_SRCS = $(call CORE_MESH_SRCS,$(1)) $(RTL_HIF_PKGS) $(RTL_FLASH_PKGS) $(RTL_PRIM_CDC_SRCS) \
-	$(RTL_FLASH_SRCS) $(RTL_HIF_SRCS) $(DS_DIR)/$(1)/wse_dtb_pkg.sv $(RTL_TOP_SRCS)
+	$(RTL_FLASH_SRCS) $(RTL_HIF_SRCS) $(RTL_HIF_PCIE_PKGS) \
+	$(filter-out $(CORE_MESH_RTL),$(RTL_HIF_PCIE_SRCS)) $(RTL_HIF_PCIE_ROM_SRCS) \
+	$(DS_DIR)/$(1)/wse_dtb_pkg.sv $(RTL_TOP_SRCS)
 
 # $(1) board, $(2) what the build ID names (default wsemu-sim). The ROM
 # is made again when any source of the device changes, so the build ID
@@ -34,13 +37,35 @@ $(foreach b,$(DS_BOARDS) sim-8x8,$(eval $(call DS_BOARD_RULES,$(b))))
 lint-top: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(DS_DIR)/sim-4x4/wse_dtb_pkg.sv | deps
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(call RTL_CFG_PKG,sim-4x4) \
 	  $(call DS_TOP_SRCS,sim-4x4) --top-module wse_top
+	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(call RTL_CFG_PKG,sim-4x4) \
+	  $(call DS_TOP_SRCS,sim-4x4) --top-module wse_top -GPcieEp=1\'b1
 
 LINT_STAGES += lint-top
+
+# Yosys's front end on wse_top with the PCIe device side (PcieEp = 1), the
+# mesh a black box: parse, hierarchy -check, proc. (Without it, wse_top is
+# synthesized by the FPGA flow, docs/fpga.md.)
+.PHONY: lint-yosys-top-pcie
+DS_YOSYS_TOP_PCIE = read_verilog -sv -DSYNTHESIS $(RTL_PRIM_INC) $(call RTL_CFG_PKG,sim-4x4) \
+	$(filter-out rtl/mesh/wse_mesh.sv,$(call DS_TOP_SRCS,sim-4x4)); \
+	read_verilog -sv -DSYNTHESIS -lib $(RTL_PRIM_INC) rtl/mesh/wse_mesh.sv; \
+	hierarchy -check -top wse_top -chparam PcieEp 1; proc
+lint-yosys-top-pcie: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(DS_DIR)/sim-4x4/wse_dtb_pkg.sv | deps
+	@echo "yosys: read and elaborate wse_top with PcieEp"
+	@yosys -q -p '$(DS_YOSYS_TOP_PCIE)' 2>&1 | { grep -v '^Warning: Replacing memory' || true; }; \
+	  test $${PIPESTATUS[0]} -eq 0
+LINT_STAGES += lint-yosys-top-pcie
 
 # ---- wsemu-sim ----------------------------------------------------------------
 DS_VFLAGS := --assert -Wno-fatal -Irtl/prim -j $(JOBS) --trace-fst --vpi \
 	-MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
-DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp sim/sim_args.h sim/sim_flash_file.h sim/spi_flash_model.h sim/wsemu_sim.vlt
+DS_SIM_DEPS = $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(call DS_TOP_SRCS,$(1)) sim/wsemu_sim.cpp sim/sim_args.h sim/sim_flash_file.h sim/spi_flash_model.h sim/wsemu_sim.vlt \
+	sim/sim_pcie.h $(DS_SHM_O)
+# The ivshmem register file and server, shared with wsemu-fast (C).
+DS_SHM_O := $(DS_DIR)/common/pcie_shm.o
+$(DS_SHM_O): sim/common/pcie_shm.c sim/common/pcie_shm.h include/wsemu/wse_pcie.h include/wsemu/wse_error.h | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -c -o $@ $<
 
 .SECONDEXPANSION:
 # The fast model (no assertions, X as zero, -O3/-O2) for runs and
@@ -54,11 +79,13 @@ $(2)/$(1)/wsemu-sim: $$$$(call DS_SIM_DEPS,$(1)) $(WIRE_A) | deps
 	@mkdir -p $$(dir $$@)/obj
 	verilator --cc --exe --build $(3) rtl/lint.vlt sim/wsemu_sim.vlt $(BUILD)/boards/$(1)/wse_cfg_pkg.sv \
 	  $$(call DS_TOP_SRCS,$(1)) --top-module wse_top $(abspath sim/wsemu_sim.cpp) $(abspath $(WIRE_A)) \
-	  -CFLAGS "$(4) -I$(abspath include) -I$(abspath $(BUILD)/boards/$(1))" \
-	  -LDFLAGS "-lfdt -lpthread" -Mdir $$(dir $$@)/obj -o ../wsemu-sim > $$(dir $$@)/build.log 2>&1 || \
+	  -CFLAGS "$(4) -I$(abspath include) -I$(abspath sim/common) -I$(abspath $(BUILD)/boards/$(1))" \
+	  -LDFLAGS "$(abspath $(DS_SHM_O)) -lfdt -lpthread" -Mdir $$(dir $$@)/obj -o ../wsemu-sim > $$(dir $$@)/build.log 2>&1 || \
 	  { tail -40 $$(dir $$@)/build.log; exit 1; }
 endef
-$(foreach b,$(DS_BOARDS),$(eval $(call DS_SIM_RULES,$(b),$(DS_DIR),$(DS_VFLAGS),-O1)))
+# The regression models carry the PCIe device side (wse_top's PcieEp),
+# which wsemu-sim --pcie-regs serves (sim/sim_pcie.h); the fast one not.
+$(foreach b,$(DS_BOARDS),$(eval $(call DS_SIM_RULES,$(b),$(DS_DIR),$(DS_VFLAGS) -GPcieEp=1\'b1,-O1 -DWSEMU_SIM_PCIE=1)))
 $(eval $(call DS_SIM_RULES,sim-4x4,$(DS_FAST_DIR),$(DS_VFLAGS_FAST),-O2))
 DS_FAST_SIM := $(DS_FAST_DIR)/sim-4x4/wsemu-sim
 

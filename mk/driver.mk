@@ -22,10 +22,17 @@
 #                      check polling, 10 on MSI-X
 #   make bench-driver  BENCH pcie.* figures: one boot on MSI-X against
 #                      wsemu-fast's sim-2x2 (tests/vm/bench_pcie.c)
+#   make test-vm-pcie-rtl  the driver in a guest against the RTL: wsemu-sim's
+#                      model of sim-2x2 (wse_top with hif_pcie_ep) serving the
+#                      ivshmem device; insmod, wsectl info and run, on MSI-X
+#                      (tests/vm/test-pcie-rtl.sh)
+#   make test-full-vm-pcie-rtl  that, e2e and two wsetrain steps bit-identical
+#                      to sim:, polling and on MSI-X
 #   make dkms-install  the module's sources and dkms.conf into
 #                      $(DESTDIR)/usr/src/wse-VERSION (then, as root:
 #                      dkms install wse/VERSION)
-# Uses mk/vm.mk (VM_RUN, the gadget) and mk/fast.mk (the server VM_RUN needs).
+# Uses mk/vm.mk (VM_RUN, the gadget), mk/fast.mk (the server VM_RUN needs) and
+# mk/devserver.mk (wsemu-sim's model of sim-2x2).
 
 DEB_PKGS += linux-headers-amd64 sparse linux-source-6.1 perl
 DRV_DIR    := $(BUILD)/driver
@@ -145,6 +152,25 @@ test-full-vm-pcie: $(DRV_VM_PCIE_DEPS) $(BUILD)/boards/sim-4x4/sim-4x4.dtb
 	LEAK_CHECK=1 $(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie-4x4 sim-4x4 4 4 100 poll $(wordlist 2,99,$(VM_RUN))
 	$(DRV_VM_PCIE) $(DRV_DIR)/vm-pcie-4x4-msix sim-4x4 4 4 10 msix $(wordlist 2,99,$(VM_RUN))
 TEST_STAGES += test-vm-pcie
+
+# The same driver against the RTL (tests/vm/test-pcie-rtl.sh): wsemu-sim's
+# model of sim-2x2, wse_top with its PCIe device side, serving the ivshmem
+# device. make test: a smoke on MSI-X (insmod, info, a run with every
+# tile's console); make test-full: that and e2e and two training steps
+# bit-identical to sim:, polling and on MSI-X.
+DRV_VM_PCIE_RTL = WSE_KO=$(DRV_KO) WSECTL=$(DS_DIR)/wsectl E2E=$(DS_DIR)/e2e WSETRAIN=$(WSETRAIN) \
+	TILES_ELF=$(DS_ELF) WSEMU_SIM=$(abspath $(DS_DIR)/sim-2x2/wsemu-sim) \
+	WSEMU_FAST=$(abspath $(FAST_SERVER)) tests/vm/test-pcie-rtl.sh
+DRV_VM_PCIE_RTL_DEPS = $(DRV_KO) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(WSETRAIN) $(DS_ELF) $(FAST_SERVER) \
+	$(DS_DIR)/sim-2x2/wsemu-sim $(BUILD)/boards/sim-2x2/sim-2x2.dtb
+.PHONY: test-vm-pcie-rtl test-full-vm-pcie-rtl
+test-vm-pcie-rtl: $(DRV_VM_PCIE_RTL_DEPS)
+	$(DRV_VM_PCIE_RTL) $(DRV_DIR)/vm-pcie-rtl sim-2x2 2 2 smoke msix $(wordlist 2,99,$(VM_RUN))
+test-full-vm-pcie-rtl: $(DRV_VM_PCIE_RTL_DEPS)
+	$(DRV_VM_PCIE_RTL) $(DRV_DIR)/vm-pcie-rtl-full sim-2x2 2 2 full poll $(wordlist 2,99,$(VM_RUN)) --timeout 1500
+	$(DRV_VM_PCIE_RTL) $(DRV_DIR)/vm-pcie-rtl-full-msix sim-2x2 2 2 full msix $(wordlist 2,99,$(VM_RUN)) --timeout 1500
+TEST_STAGES += test-vm-pcie-rtl
+TEST_FULL_STAGES += test-full-vm-pcie-rtl
 TEST_FULL_STAGES += test-full-vm-pcie
 
 # The driver's figures (docs/vm-harness.md, "The PCIe benchmark"): one boot

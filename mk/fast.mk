@@ -20,7 +20,7 @@
 # mk/clib.mk's sanitizer flags.
 
 FAST_BUILD := $(BUILD)/fast
-FAST_CC    := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -Isim/fast
+FAST_CC    := $(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -Isim/fast -Isim/common
 FAST_LIB   := $(FAST_BUILD)/libwsefast.a
 FAST_TB    := $(FAST_BUILD)/tb_fast
 FAST_HDRS  := sim/fast/wse_fast_tile.h include/wsemu/wse_error.h
@@ -191,8 +191,8 @@ TEST_STAGES += test-fast-df
 # serves the RTL. It reads the board's DTB at start (build/boards/NAME/NAME.dtb
 # unless --dtb says otherwise) and links only libwsewire besides the model.
 FAST_SERVER      := $(FAST_BUILD)/bin/wsemu-fast
-FAST_SERVER_SRCS := sim/fast/wsemu_fast.c sim/fast/wsf_host.c sim/fast/wsf_pcie.c
-FAST_SERVER_HDRS := sim/fast/wsf_host.h sim/fast/wsf_pcie.h include/wsemu/wse_pcie.h $(FAST_DF_HDRS) include/wsemu/wse_codec.h include/wsemu/wse_board.h \
+FAST_SERVER_SRCS := sim/fast/wsemu_fast.c sim/fast/wsf_host.c sim/fast/wsf_pcie.c sim/common/pcie_shm.c
+FAST_SERVER_HDRS := sim/fast/wsf_host.h sim/fast/wsf_pcie.h sim/common/pcie_shm.h include/wsemu/wse_pcie.h $(FAST_DF_HDRS) include/wsemu/wse_codec.h include/wsemu/wse_board.h \
                     include/wsemu/wse_image.h
 FAST_REV         := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 FAST_BOARD_DTBS   = $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/$(b).dtb)
@@ -207,11 +207,12 @@ wsemu-fast: $(FAST_SERVER) $(FAST_BOARD_DTBS)
 # The PCIe device side (sim/fast/wsf_pcie.c) against a driver model in the
 # test's own memory (tests/fast/test_fast_pcie.c), with ASan+UBSan.
 FAST_PCIE_TEST := $(FAST_BUILD)/san/test_fast_pcie
-$(FAST_PCIE_TEST): tests/fast/test_fast_pcie.c sim/fast/wsf_pcie.c sim/fast/wsf_host.c $(FAST_SERVER_HDRS) \
+$(FAST_PCIE_TEST): tests/fast/test_fast_pcie.c sim/fast/wsf_pcie.c sim/fast/wsf_host.c sim/common/pcie_shm.c \
+  $(FAST_SERVER_HDRS) \
   $(FAST_DF_LIB) $(FAST_LIB) $(WIRE_A) | deps
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -o $@ \
-	  tests/fast/test_fast_pcie.c sim/fast/wsf_pcie.c sim/fast/wsf_host.c \
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CLIB_FLAGS_san) -Iinclude -Isim/fast -Isim/common -o $@ \
+	  tests/fast/test_fast_pcie.c sim/fast/wsf_pcie.c sim/fast/wsf_host.c sim/common/pcie_shm.c \
 	  $(FAST_DF_LIB) $(FAST_LIB) $(WIRE_A) $(WIRE_LIBS) -lm
 .PHONY: test-fast-pcie
 test-fast-pcie: $(FAST_PCIE_TEST) $(BUILD)/boards/sim-2x2/sim-2x2.dtb

@@ -6,6 +6,18 @@
 //             [--fault link:X,Y,DIR | --fault dmem:X,Y,ADDR,BIT[,V] | --fault mgmt:X,Y]...
 //             [--flash-bytes N] [--flash-file PATH] [--flash-cycles ERASE,PROGRAM]
 //             [--fault flash:N[,kill|off]] [--quiet]
+//   wsemu-sim --board NAME --pcie-regs PATH --pcie-ram PATH --pcie-ram-bytes N
+//             [--pcie-doorbell PATH] [...]
+//
+// With --pcie-regs the model's PCIe device side (wse_top's PcieEp, strapped
+// on with pcie_sel_i) serves a QEMU guest instead of the socket: BAR 0 is
+// the shared register file PATH (64 KiB, the guest's ivshmem BAR 2), the
+// DMA port reads and writes the guest's RAM, the file of --pcie-ram (N
+// bytes), and with --pcie-doorbell the server is the ivshmem server of
+// QEMU's ivshmem-doorbell, which sends the model's MSI-X vectors
+// (sim/sim_pcie.h, sim/common/pcie_shm.h; docs/wsemu-sim.md). The model
+// runs while it has work; otherwise it looks at the register file every
+// 200 us.
 //
 // Options are also taken from $WSEMU_SIM_OPTS (before the command line's),
 // so that a simulator spawned by libwsehost can be given a fault or a trace.
@@ -67,6 +79,9 @@ extern "C" {
 #include "sim_socket.h"
 #include "sim_args.h"
 #include "sim_flash_file.h"
+#if WSEMU_SIM_PCIE
+#include "sim_pcie.h"
+#endif
 #include "wse_cfg.h"
 #include "wsemu/wse_wire.h"
 
@@ -317,11 +332,107 @@ void refuse(int lfd)
 	close(c);
 }
 
+// Which tiles run a program: a tile that wrote tohost has ended its
+// program until it halts (a reset of its core) and starts again.
+bool cores_running(std::vector<uint8_t> &exited)
+{
+	bool cores = false;
+	for (unsigned t = 0; t < exited.size(); t++) {
+		bool halted = (top->halted_o >> t) & 1;
+		if (halted) exited[t] = 0;
+		if (!halted && !exited[t]) cores = true;
+	}
+	return cores;
+}
+
+void note_exits(std::vector<uint8_t> &exited)
+{
+	for (unsigned t = 0; t < exited.size(); t++)
+		if ((top->exit_valid_o >> t) & 1) exited[t] = 1;
+}
+
+#if WSEMU_SIM_PCIE
+struct PcieOpts {
+	const char *regs = nullptr, *ram = nullptr, *doorbell = nullptr;
+	uint64_t ram_bytes = 0;
+};
+
+// The PCIe device: until a signal, the cycle limit, or an error.
+int serve_pcie(const PcieOpts &o, uint64_t max_cycles, unsigned link_ratio, bool quiet)
+{
+	void *regs = pcie_shm_map_file("wsemu-sim", o.regs, WSE_PCIE_BAR_BYTES);
+	void *ram = pcie_shm_map_file("wsemu-sim", o.ram, o.ram_bytes);
+	if (!regs || !ram) return 3;
+	pcie_shm_server *db = nullptr;
+	if (o.doorbell && pcie_shm_server_open(o.doorbell, o.regs, &db) < 0) {
+		fprintf(stderr, "wsemu-sim: %s: %s\n", o.doorbell, strerror(errno));
+		return 3;
+	}
+	std::vector<uint8_t> exited(WSE_CFG_NUM_COLS * WSE_CFG_NUM_ROWS, 0);
+	SimPcie<Vwse_top> *pp = nullptr;
+	bool moved = false;
+	auto step = [&]() {
+		for (unsigned k = 0; k < link_ratio; k++) {
+			pp->drive();
+			link_fall(k == 0);
+			moved = pp->sample() || moved;
+			link_rise(k + 1 == link_ratio);
+		}
+		apply_faults();
+		cycle++;
+		note_exits(exited);
+	};
+	SimPcie<Vwse_top> pcie(top, (uint8_t *)ram, o.ram_bytes, step);
+	pp = &pcie;
+	if (!pcie.open(regs)) {
+		pcie_shm_server_close(db);
+		return 3;
+	}
+	if (!quiet) fprintf(stderr, "wsemu-sim: PCIe device on %s, guest RAM %s\n", o.regs, o.ram);
+	const uint64_t LookCycles = 64;
+	uint64_t last_activity = cycle, last_busy = cycle;
+	int rc = 0;
+	while (!stop_signal) {
+		uint32_t vec = pcie.look();
+		if (db && pcie_shm_server_send(db, vec) < 0) {
+			fprintf(stderr, "wsemu-sim: %s: %s\n", o.doorbell, strerror(errno));
+			rc = 1;
+			break;
+		}
+		if (pcie.busy()) last_activity = cycle;
+		if (top->busy_o) last_busy = cycle;
+		bool work = cores_running(exited) || cycle - last_busy < DrainCycles ||
+			    cycle - last_activity < IdleCycles;
+		if (!work) {
+			usleep(200);
+			continue;
+		}
+		for (uint64_t i = 0; i < LookCycles && !stop_signal; i++) {
+			moved = false;
+			step();
+			if (moved) last_activity = cycle;
+			if (top->busy_o) last_busy = cycle;
+		}
+		if (max_cycles && cycle >= max_cycles) {
+			fprintf(stderr, "wsemu-sim: cycle limit %llu reached\n",
+				(unsigned long long)max_cycles);
+			rc = 2;
+			break;
+		}
+	}
+	if (!quiet) pcie.report();
+	pcie_shm_server_close(db);
+	return rc;
+}
+#endif
+
 void usage()
 {
 	fprintf(stderr, "usage: wsemu-sim --board NAME --socket PATH [--trace FILE.fst] "
 			"[--max-cycles N] [--fault SPEC]... [--link-bytes-per-cycle N] [--link-stall SEED] "
 			"[--flash-bytes N] [--flash-file PATH] [--flash-cycles ERASE,PROGRAM] [--quiet]\n"
+			"       wsemu-sim --board NAME --pcie-regs PATH --pcie-ram PATH --pcie-ram-bytes N "
+			"[--pcie-doorbell PATH] [same options but --socket]\n"
 			"  SPEC: link:X,Y,DIR | dmem:X,Y,ADDR,BIT[,0|1] | mgmt:X,Y | flash:N[,kill|off];\n"
 			"  options also from $WSEMU_SIM_OPTS\n");
 	exit(3);
@@ -340,6 +451,9 @@ int main(int argc, char **argv)
 	unsigned bpc = WSE_CFG_LINK_BYTES_PER_CYCLE; // the board's link bandwidth
 	uint64_t stall_seed = 0;                     // random link back-pressure when != 0
 	std::vector<std::string> faults;
+#if WSEMU_SIM_PCIE
+	PcieOpts pcie;
+#endif
 	std::vector<std::string> args = sim_args(argc, argv);
 	for (size_t i = 0; i < args.size(); i++) {
 		const std::string &a = args[i];
@@ -353,6 +467,26 @@ int main(int argc, char **argv)
 		else if (a == "--max-cycles") max_cycles = strtoull(val(), nullptr, 0);
 		else if (a == "--fault") faults.push_back(val());
 		else if (a == "--quiet") quiet = true;
+#if WSEMU_SIM_PCIE
+		else if (a == "--pcie-regs") pcie.regs = val();
+		else if (a == "--pcie-ram") pcie.ram = val();
+		else if (a == "--pcie-doorbell") pcie.doorbell = val();
+		else if (a == "--pcie-ram-bytes") {
+			char *end;
+			const char *v = val();
+			pcie.ram_bytes = strtoull(v, &end, 0);
+			if (*end || !pcie.ram_bytes || v[0] == '-') {
+				fprintf(stderr, "wsemu-sim: --pcie-ram-bytes takes a byte count\n");
+				return 3;
+			}
+		}
+#else
+		else if (a.rfind("--pcie-", 0) == 0) {
+			fprintf(stderr, "wsemu-sim: %s: this model is built without the PCIe device side\n",
+				a.c_str());
+			return 3;
+		}
+#endif
 		else if (a == "--link-bytes-per-cycle") {
 			// another bandwidth than the board's, e.g. to check that results do
 			// not depend on link timing
@@ -375,7 +509,22 @@ int main(int argc, char **argv)
 			if (r == 0) usage();
 		}
 	}
-	if (!sock) usage();
+#if WSEMU_SIM_PCIE
+	if (pcie.regs && (!pcie.ram || !pcie.ram_bytes || sock)) {
+		fprintf(stderr, "wsemu-sim: --pcie-regs needs --pcie-ram and --pcie-ram-bytes, "
+				"and no --socket\n");
+		return 3;
+	}
+	if ((pcie.ram || pcie.doorbell || pcie.ram_bytes) && !pcie.regs) {
+		fprintf(stderr, "wsemu-sim: --pcie-ram, --pcie-ram-bytes and --pcie-doorbell go with "
+				"--pcie-regs\n");
+		return 3;
+	}
+	const char *fpath = pcie.regs ? pcie.regs : sock;
+#else
+	const char *fpath = sock;
+#endif
+	if (!fpath) usage();
 	std::string want = std::string("wsemu,") + (board ? board : "");
 	if (board && want != WSE_CFG_BOARD) {
 		fprintf(stderr, "wsemu-sim: this model is %s, not %s\n", WSE_CFG_BOARD, want.c_str());
@@ -386,7 +535,7 @@ int main(int argc, char **argv)
 	Verilated::commandArgs(argc, argv);
 	top = new Vwse_top;
 	for (const std::string &f : faults) add_fault(f);
-	if (!flash.open(sock)) return 3;
+	if (!flash.open(fpath)) return 3;
 	if (getppid() == 1 && getenv("WSEMU_SIM_DAEMON") == nullptr) {
 		// Parent already gone before PDEATHSIG was armed.
 		return 1;
@@ -409,14 +558,19 @@ int main(int argc, char **argv)
 			WSE_CFG_NUM_COLS, WSE_CFG_NUM_ROWS, WSE_CFG_LINK_WIDTH_BITS, bpc, lat, link_ratio,
 			link_ratio > 1 ? "s" : "", stall_seed ? ", random link stalls" : "");
 
-	int lfd = sim_listen("wsemu-sim", sock, 4);
-	if (lfd < 0) return 1;
-	int fd = accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC);
-	if (fd < 0) {
-		perror("wsemu-sim: accept");
-		return 1;
+	// the link's socket, or (--pcie-regs) the PCIe device side
+	bool link = fpath == sock;
+	int lfd = -1, fd = -1;
+	if (link) {
+		lfd = sim_listen("wsemu-sim", sock, 4);
+		if (lfd < 0) return 1;
+		fd = accept4(lfd, nullptr, nullptr, SOCK_CLOEXEC);
+		if (fd < 0) {
+			perror("wsemu-sim: accept");
+			return 1;
+		}
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 
 	struct sigaction sa_stop;
 	memset(&sa_stop, 0, sizeof(sa_stop));
@@ -442,6 +596,7 @@ int main(int argc, char **argv)
 	top->rst_link_ni = 0;
 	top->link_in_valid_i = 0;
 	top->link_out_ready_i = 1;
+	top->pcie_sel_i = !link;
 	for (int i = 0; i < 4; i++) tick();
 	top->rst_ni = 1;
 	top->rst_link_ni = 1;
@@ -454,6 +609,9 @@ int main(int argc, char **argv)
 	std::vector<uint8_t> exited(WSE_CFG_NUM_COLS * WSE_CFG_NUM_ROWS, 0);
 	int rc = 0;
 	bool host_gone = false;
+#if WSEMU_SIM_PCIE
+	if (!link) rc = serve_pcie(pcie, max_cycles, link_ratio, quiet);
+#endif
 
 	auto read_host = [&](bool block) -> bool {
 		struct pollfd pf[2] = {{fd, POLLIN, 0}, {lfd, POLLIN, 0}};
@@ -479,17 +637,12 @@ int main(int argc, char **argv)
 		return true;
 	};
 
-	for (;;) {
+	while (link) {
 		// SIGTERM (libwsehost closing, or the parent's death): stop here, so
 		// that the trace file is complete.
 		if (stop_signal) break;
 		// Does the device have work?
-		bool cores = false;
-		for (unsigned t = 0; t < exited.size(); t++) {
-			bool halted = (top->halted_o >> t) & 1;
-			if (halted) exited[t] = 0;
-			if (!halted && !exited[t]) cores = true;
-		}
+		bool cores = cores_running(exited);
 		if (top->busy_o) last_busy = cycle;
 		bool busy = !in_words.empty() || !out_words.empty() || cores ||
 			    top->link_out_valid_o || cycle - last_busy < DrainCycles ||
@@ -540,10 +693,7 @@ int main(int argc, char **argv)
 		}
 		apply_faults();
 		cycle++;
-		for (unsigned t = 0; t < exited.size(); t++) {
-			// A tile that wrote tohost has ended its program.
-			if ((top->exit_valid_o >> t) & 1) exited[t] = 1;
-		}
+		note_exits(exited);
 		// Deliver words whose latency has passed; a packet goes to the socket
 		// as soon as its last word is delivered (a response must not wait
 		// for the stream-out events behind it).
@@ -575,8 +725,10 @@ int main(int argc, char **argv)
 	flash.report();
 	top->final();
 	delete top;
-	close(fd);
-	close(lfd);
-	unlink(sock);
+	if (link) {
+		close(fd);
+		close(lfd);
+		unlink(sock);
+	}
 	return rc;
 }

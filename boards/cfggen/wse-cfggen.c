@@ -215,10 +215,12 @@ static int write_h(const struct wse_board *c, const char *path)
 /*
  * The DTB as a ROM of 64-bit little-endian words: word k holds bytes
  * 8k..8k+7 and sits at DtbRom[64*k +: 64]; the last word is zero-padded.
- * BuildId holds up to 32 bytes of the ID, byte 0 in bits [7:0].
+ * BuildId holds up to 32 bytes of the ID, byte 0 in bits [7:0]; Compat the
+ * board's compatible string, NUL-padded to 64 bytes, byte 0 in bits [7:0]
+ * (the PCIe device side's COMPAT window, docs/pcie.md).
  */
 static int write_rom(const unsigned char *dtb, size_t len, const char *build_id,
-		     const char *path)
+		     const char *compatible, const char *path)
 {
 	char tmp[4096];
 	FILE *f = open_out(path, tmp, sizeof(tmp));
@@ -235,6 +237,13 @@ static int write_rom(const unsigned char *dtb, size_t len, const char *build_id,
 	fprintf(f, "  localparam logic [255:0] BuildId = 256'h");
 	for (int i = 31; i >= 0; i--)
 		fprintf(f, "%02x", id[i]);
+	fprintf(f, ";\n");
+	unsigned char compat[64] = { 0 };
+	size_t clen = strlen(compatible);
+	memcpy(compat, compatible, clen < sizeof(compat) ? clen : sizeof(compat) - 1);
+	fprintf(f, "  localparam logic [511:0] Compat = 512'h");
+	for (int i = 63; i >= 0; i--)
+		fprintf(f, "%02x", compat[i]);
 	fprintf(f, ";\n");
 	fprintf(f, "  // Word k (bytes 8k..8k+7, little-endian) at [64*k +: 64].\n");
 	fprintf(f, "  localparam logic [64*DtbWords-1:0] DtbRom = {");
@@ -336,7 +345,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	if (!rc && h && write_h(&cfg, h))
 		rc = 1;
-	if (!rc && rom && write_rom(fdt, len, build_id, rom))
+	if (!rc && rom && write_rom(fdt, len, build_id, cfg.compatible, rom))
 		rc = 1;
 	if (!rc && env && write_env(&cfg, &pll, env))
 		rc = 1;

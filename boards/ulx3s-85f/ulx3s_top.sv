@@ -84,6 +84,14 @@ module ulx3s_top (
   logic [31:0]         con_drops, unused_con_cdc_drops;
   logic                busy;
   logic                flash_sck;
+  // The PCIe device side's outputs, 0 (wse_top is built without it).
+  logic                unused_pcie_rvalid, unused_pcie_rd_valid, unused_pcie_wr_valid;
+  logic                unused_pcie_msix_valid;
+  logic [31:0]         unused_pcie_rdata;
+  logic [63:0]         unused_pcie_rd_addr, unused_pcie_wr_addr, unused_pcie_wr_data;
+  logic [5:0]          unused_pcie_rd_len;
+  logic [3:0]          unused_pcie_rd_tag;
+  logic [1:0]          unused_pcie_msix_vector;
 
   wse_top u_dev (
     .clk_link_i      (clk_link),
@@ -99,6 +107,31 @@ module ulx3s_top (
     .flash_cs_no     (flash_csn),
     .flash_mosi_o    (flash_mosi),
     .flash_miso_i    (flash_miso),
+    // no PCIe on this board: wse_top is built without its device side
+    .pcie_sel_i        (1'b0),
+    .pcie_reg_valid_i  (1'b0),
+    .pcie_reg_write_i  (1'b0),
+    .pcie_reg_addr_i   ('0),
+    .pcie_reg_wdata_i  ('0),
+    .pcie_reg_rvalid_o (unused_pcie_rvalid),
+    .pcie_reg_rdata_o  (unused_pcie_rdata),
+    .pcie_rd_valid_o   (unused_pcie_rd_valid),
+    .pcie_rd_ready_i   (1'b0),
+    .pcie_rd_addr_o    (unused_pcie_rd_addr),
+    .pcie_rd_len_o     (unused_pcie_rd_len),
+    .pcie_rd_tag_o     (unused_pcie_rd_tag),
+    .pcie_cpl_valid_i  (1'b0),
+    .pcie_cpl_tag_i    ('0),
+    .pcie_cpl_data_i   ('0),
+    .pcie_cpl_last_i   (1'b0),
+    .pcie_cpl_err_i    (1'b0),
+    .pcie_wr_valid_o   (unused_pcie_wr_valid),
+    .pcie_wr_ready_i   (1'b0),
+    .pcie_wr_addr_o    (unused_pcie_wr_addr),
+    .pcie_wr_data_o    (unused_pcie_wr_data),
+    .pcie_msix_valid_o (unused_pcie_msix_valid),
+    .pcie_msix_ready_i (1'b0),
+    .pcie_msix_vector_o(unused_pcie_msix_vector),
     .clk_i           (clk_mesh),
     .rst_ni          (rst_mesh_n),
     .halted_o        (halted),

@@ -28,3 +28,5 @@ RTL_HIF_PCIE_SRCS := rtl/prim/prim_ram_1r1w.sv rtl/prim/prim_fifo_sync.sv rtl/pr
 	rtl/host_if/hif_pcie_wdog.sv rtl/host_if/hif_pcie_arb.sv rtl/host_if/hif_pcie_msix.sv \
 	rtl/host_if/hif_pcie_regs.sv rtl/host_if/hif_pcie_ring.sv rtl/host_if/hif_pcie_h2c.sv \
 	rtl/host_if/hif_pcie_c2h.sv rtl/host_if/hif_pcie_ep.sv
+# The device top's ROM behind the endpoint's ROM port (wse_top with PcieEp).
+RTL_HIF_PCIE_ROM_SRCS := rtl/host_if/hif_pcie_rom.sv

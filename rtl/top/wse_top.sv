@@ -5,12 +5,22 @@
 // putchar output) crosses to the mesh clock through prim_fifo_async.
 // The board's parameters come from wse_cfg_pkg, the DTB served by INFO from
 // wse_dtb_pkg (both generated from boards/<b>/<b>.dts).
+//
+// With PcieEp, the board side of a PCIe endpoint (hif_pcie_ep, docs/pcie.md)
+// sits beside the link ports, on the link clock (the hard IP's user clock):
+// while pcie_sel_i is 1 (a strap, fixed from reset on) the framing takes
+// its words from the host-to-card ring and the transmitter's go to the
+// card-to-host ring, and the link ports are idle; while 0, the link ports
+// work as without it. Without PcieEp (the default, e.g. the ULX3S, which has
+// no PCIe) nothing of it is built: pcie_sel_i and the endpoint's inputs are
+// ignored, its outputs 0.
 `include "prim_assert.svh"
 
 module wse_top #(
   parameter int unsigned NumCols    = wse_cfg_pkg::NumCols,
   parameter int unsigned NumRows    = wse_cfg_pkg::NumRows,
   parameter int unsigned MaxPayload = 4096,
+  parameter bit          PcieEp     = 1'b0,
   parameter int unsigned NumTiles   = NumCols * NumRows
 ) (
   // Link clock domain.
@@ -28,6 +38,32 @@ module wse_top #(
   output logic        flash_cs_no,
   output logic        flash_mosi_o,
   input  logic        flash_miso_i,
+  // The PCIe device side (link clock domain; docs/pcie.md, "The bus
+  // interface"): BAR 0's register port, the DMA master port, MSI-X.
+  input  logic        pcie_sel_i,
+  input  logic        pcie_reg_valid_i,
+  input  logic        pcie_reg_write_i,
+  input  logic [15:0] pcie_reg_addr_i,
+  input  logic [31:0] pcie_reg_wdata_i,
+  output logic        pcie_reg_rvalid_o,
+  output logic [31:0] pcie_reg_rdata_o,
+  output logic        pcie_rd_valid_o,
+  input  logic        pcie_rd_ready_i,
+  output logic [63:0] pcie_rd_addr_o,
+  output logic [5:0]  pcie_rd_len_o,
+  output logic [3:0]  pcie_rd_tag_o,
+  input  logic        pcie_cpl_valid_i,
+  input  logic [3:0]  pcie_cpl_tag_i,
+  input  logic [63:0] pcie_cpl_data_i,
+  input  logic        pcie_cpl_last_i,
+  input  logic        pcie_cpl_err_i,
+  output logic        pcie_wr_valid_o,
+  input  logic        pcie_wr_ready_i,
+  output logic [63:0] pcie_wr_addr_o,
+  output logic [63:0] pcie_wr_data_o,
+  output logic        pcie_msix_valid_o,
+  input  logic        pcie_msix_ready_i,
+  output logic [1:0]  pcie_msix_vector_o,
   // Mesh clock domain.
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -55,9 +91,12 @@ module wse_top #(
   logic [31:0] hdr_tag, hdr_length;
   logic [63:0] pl_data;
   logic [2:0]  evt_code;
+  // The framing's words: from and to the link ports, or the PCIe rings.
+  logic        rx_valid, rx_ready, tx_link_valid, tx_link_ready, tx_link_last;
+  logic [63:0] rx_data, tx_link_data;
   hif_rx_frame #(.MaxPayload(MaxPayload)) u_rx (
     .clk_i(clk_link_i), .rst_ni(rst_link_n),
-    .link_valid_i(link_in_valid_i), .link_ready_o(link_in_ready_o), .link_data_i(link_in_data_i),
+    .link_valid_i(rx_valid), .link_ready_o(rx_ready), .link_data_i(rx_data),
     .hdr_start_o(hdr_start), .hdr_major_o(hdr_major), .hdr_minor_o(hdr_minor),
     .hdr_opcode_o(hdr_opcode), .hdr_flags_o(hdr_flags), .hdr_tag_o(hdr_tag),
     .hdr_length_o(hdr_length),
@@ -191,9 +230,74 @@ module wse_top #(
     .cmd_flags_i(cmd_flags), .cmd_tag_i(cmd_tag), .cmd_status_i(cmd_status),
     .cmd_length_i(cmd_length),
     .pl_valid_i(tx_valid), .pl_ready_o(tx_ready), .pl_data_i(tx_data),
-    .link_valid_o(link_out_valid_o), .link_ready_i(link_out_ready_i),
-    .link_data_o(link_out_data_o), .link_last_o(link_out_last_o)
+    .link_valid_o(tx_link_valid), .link_ready_i(tx_link_ready),
+    .link_data_o(tx_link_data), .link_last_o(tx_link_last)
   );
+  assign link_out_data_o = tx_link_data;
+  assign link_out_last_o = tx_link_last;
+
+  // ---- the PCIe device side ----
+  if (PcieEp) begin : g_pcie
+    logic        h2c_valid, c2h_ready;
+    logic        unused_reg_ready;  // always 1 (docs/pcie.md): no ready at the ports
+    logic [63:0] h2c_data;
+    logic [15:0] rom_addr;
+    logic [31:0] rom_rdata;
+    hif_pcie_ep #(
+      .MeshCols(NumCols), .MeshRows(NumRows), .DtbSize(wse_dtb_pkg::DtbBytes),
+      .MaxPayload(MaxPayload)
+    ) u_ep (
+      .clk_i(clk_link_i), .rst_ni(rst_link_n),
+      .reg_valid_i(pcie_reg_valid_i), .reg_ready_o(unused_reg_ready), .reg_write_i(pcie_reg_write_i),
+      .reg_addr_i(pcie_reg_addr_i), .reg_wdata_i(pcie_reg_wdata_i),
+      .reg_rvalid_o(pcie_reg_rvalid_o), .reg_rdata_o(pcie_reg_rdata_o),
+      .rom_addr_o(rom_addr), .rom_rdata_i(rom_rdata),
+      .dma_rd_valid_o(pcie_rd_valid_o), .dma_rd_ready_i(pcie_rd_ready_i),
+      .dma_rd_addr_o(pcie_rd_addr_o), .dma_rd_len_o(pcie_rd_len_o), .dma_rd_tag_o(pcie_rd_tag_o),
+      .dma_cpl_valid_i(pcie_cpl_valid_i), .dma_cpl_tag_i(pcie_cpl_tag_i),
+      .dma_cpl_data_i(pcie_cpl_data_i), .dma_cpl_last_i(pcie_cpl_last_i),
+      .dma_cpl_err_i(pcie_cpl_err_i),
+      .dma_wr_valid_o(pcie_wr_valid_o), .dma_wr_ready_i(pcie_wr_ready_i),
+      .dma_wr_addr_o(pcie_wr_addr_o), .dma_wr_data_o(pcie_wr_data_o),
+      .msix_valid_o(pcie_msix_valid_o), .msix_ready_i(pcie_msix_ready_i),
+      .msix_vector_o(pcie_msix_vector_o),
+      .h2c_valid_o(h2c_valid), .h2c_ready_i(rx_ready && pcie_sel_i), .h2c_data_o(h2c_data),
+      .c2h_valid_i(tx_link_valid && pcie_sel_i), .c2h_ready_o(c2h_ready),
+      .c2h_data_i(tx_link_data), .c2h_last_i(tx_link_last)
+    );
+    hif_pcie_rom #(
+      .DtbWords(wse_dtb_pkg::DtbWords), .DtbRom(wse_dtb_pkg::DtbRom), .Compat(wse_dtb_pkg::Compat)
+    ) u_rom (
+      .clk_i(clk_link_i), .rst_ni(rst_link_n), .addr_i(rom_addr), .rdata_o(rom_rdata)
+    );
+    assign rx_valid         = pcie_sel_i ? h2c_valid : link_in_valid_i;
+    assign rx_data          = pcie_sel_i ? h2c_data : link_in_data_i;
+    assign link_in_ready_o  = rx_ready && !pcie_sel_i;
+    assign link_out_valid_o = tx_link_valid && !pcie_sel_i;
+    assign tx_link_ready    = pcie_sel_i ? c2h_ready : link_out_ready_i;
+  end else begin : g_no_pcie
+    assign rx_valid           = link_in_valid_i;
+    assign rx_data            = link_in_data_i;
+    assign link_in_ready_o    = rx_ready;
+    assign link_out_valid_o   = tx_link_valid;
+    assign tx_link_ready      = link_out_ready_i;
+    assign pcie_reg_rvalid_o  = 1'b0;
+    assign pcie_reg_rdata_o   = '0;
+    assign pcie_rd_valid_o    = 1'b0;
+    assign pcie_rd_addr_o     = '0;
+    assign pcie_rd_len_o      = '0;
+    assign pcie_rd_tag_o      = '0;
+    assign pcie_wr_valid_o    = 1'b0;
+    assign pcie_wr_addr_o     = '0;
+    assign pcie_wr_data_o     = '0;
+    assign pcie_msix_valid_o  = 1'b0;
+    assign pcie_msix_vector_o = '0;
+    logic unused_pcie;
+    assign unused_pcie = ^{pcie_sel_i, pcie_reg_valid_i, pcie_reg_write_i, pcie_reg_addr_i,
+                           pcie_reg_wdata_i, pcie_rd_ready_i, pcie_cpl_valid_i, pcie_cpl_tag_i,
+                           pcie_cpl_data_i, pcie_cpl_last_i, pcie_cpl_err_i, pcie_wr_ready_i,
+                           pcie_msix_ready_i};
+  end
 
   // ---- the mesh ----
   wse_mesh u_mesh (

@@ -53,8 +53,8 @@
 #include "wsemu/wse_image.h"
 #include "wsf_host.h"
 #include "wsf_pcie.h"
+#include "pcie_shm.h"
 #include "wsemu/wse_pcie.h"
-#include <sys/eventfd.h>
 #include <sys/mman.h>
 
 #ifndef WSF_BOARDS_DIR
@@ -220,92 +220,9 @@ static char **gather_args(int argc, char **argv, int *nargs)
 	return args;
 }
 
-/* A file of bytes bytes (made or resized), mapped shared; NULL with a message. */
-static void *map_file(const char *path, size_t bytes)
-{
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	void *m = MAP_FAILED;
-	if (fd >= 0 && ftruncate(fd, (off_t)bytes) == 0)
-		m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED) {
-		fprintf(stderr, "wsemu-fast: %s: %s\n", path, strerror(errno));
-		m = NULL;
-	}
-	if (fd >= 0)
-		close(fd);
-	return m;
-}
-
-/* The ivshmem server's side (QEMU docs/specs/ivshmem-spec.rst): one
- * client, QEMU's ivshmem-doorbell, with ID 0 and one eventfd per vector. */
-struct doorbell {
-	int lfd, cfd;
-	const char *regs;
-	int efd[WSE_PCIE_NUM_VECTORS];
-};
-
-/* One message: a little-endian int64, with a descriptor when fd >= 0. */
-static int ivshmem_send(int s, int64_t v, int fd)
-{
-	char ctl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = {&v, sizeof v};
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
-	if (fd >= 0) {
-		memset(ctl, 0, sizeof ctl);
-		m.msg_control = ctl;
-		m.msg_controllen = sizeof ctl;
-		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof fd);
-	}
-	return sendmsg(s, &m, MSG_NOSIGNAL) == (ssize_t)sizeof v ? 0 : -1;
-}
-
-/* QEMU connecting: version 0, its ID 0, the register file, its vectors. */
-static void doorbell_accept(struct doorbell *db)
-{
-	int c = accept4(db->lfd, NULL, NULL, SOCK_CLOEXEC);
-	if (c < 0)
-		return;
-	int rfd = open(db->regs, O_RDWR | O_CLOEXEC);
-	int ok = rfd >= 0 && !ivshmem_send(c, 0, -1) && !ivshmem_send(c, 0, -1) &&
-		 !ivshmem_send(c, -1, rfd);
-	for (unsigned i = 0; ok && i < WSE_PCIE_NUM_VECTORS; i++)
-		ok = !ivshmem_send(c, 0, db->efd[i]);
-	if (rfd >= 0)
-		close(rfd);
-	if (!ok || db->cfd >= 0) {
-		fprintf(stderr, "wsemu-fast: %s: a second or failed ivshmem client\n", db->regs);
-		close(c);
-		return;
-	}
-	db->cfd = c;
-}
-
-static int doorbell_open(struct doorbell *db, const char *path, const char *regs)
-{
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	db->cfd = -1;
-	db->regs = regs;
-	db->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (strlen(path) >= sizeof sa.sun_path)
-		return -1;
-	strcpy(sa.sun_path, path);
-	unlink(path);
-	if (db->lfd < 0 || bind(db->lfd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
-	    listen(db->lfd, 1) < 0)
-		return -1;
-	for (unsigned i = 0; i < WSE_PCIE_NUM_VECTORS; i++)
-		if ((db->efd[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
-			return -1;
-	return 0;
-}
-
 /* The PCIe device's loop: until a signal or the cycle limit. */
 static int pcie_loop(struct wsf_host *h, struct wsf_pcie *p, uint64_t max_cycles,
-		     struct doorbell *db)
+		     struct pcie_shm_server *db)
 {
 	unsigned idle = 0;
 	while (!stop_signal) {
@@ -313,14 +230,9 @@ static int pcie_loop(struct wsf_host *h, struct wsf_pcie *p, uint64_t max_cycles
 		if (r < 0)
 			return r;
 		uint32_t vec = wsf_pcie_take_vectors(p);
-		if (db && db->cfd < 0)
-			doorbell_accept(db);
-		for (unsigned i = 0; db && i < WSE_PCIE_NUM_VECTORS; i++)
-			if (vec & 1u << i) {
-				uint64_t one = 1;
-				if (write(db->efd[i], &one, sizeof one) < 0)
-					return WSE_ERROR_INVALID_PARAM;
-			}
+		int e = db ? pcie_shm_server_send(db, vec) : 0;
+		if (e < 0)
+			return e;
 		/* a step after new bytes too: a credit turns outlet wavelets
 		 * into events even on a quiet board */
 		bool work = r > 0 || wsf_host_busy(h);
@@ -470,13 +382,13 @@ int main(int argc, char **argv)
 			bd.columns, bd.rows);
 
 	if (pcie_regs) {
-		void *regs = map_file(pcie_regs, WSE_PCIE_BAR_BYTES);
-		void *ram = map_file(pcie_ram, (size_t)pcie_ram_bytes);
+		void *regs = pcie_shm_map_file("wsemu-fast", pcie_regs, WSE_PCIE_BAR_BYTES);
+		void *ram = pcie_shm_map_file("wsemu-fast", pcie_ram, (size_t)pcie_ram_bytes);
 		struct wsf_pcie *p;
-		struct doorbell db;
+		struct pcie_shm_server *db = NULL;
 		if (!regs || !ram)
 			return 3;
-		if (pcie_doorbell && doorbell_open(&db, pcie_doorbell, pcie_regs) < 0) {
+		if (pcie_doorbell && pcie_shm_server_open(pcie_doorbell, pcie_regs, &db) < 0) {
 			fprintf(stderr, "wsemu-fast: %s: %s\n", pcie_doorbell, strerror(errno));
 			return 3;
 		}
@@ -489,9 +401,8 @@ int main(int argc, char **argv)
 		sa_pstop.sa_handler = on_signal;
 		sigaction(SIGTERM, &sa_pstop, NULL);
 		sigaction(SIGINT, &sa_pstop, NULL);
-		r = pcie_loop(h, p, max_cycles, pcie_doorbell ? &db : NULL);
-		if (pcie_doorbell)
-			unlink(pcie_doorbell);
+		r = pcie_loop(h, p, max_cycles, db);
+		pcie_shm_server_close(db);
 		if (r < 0)
 			fprintf(stderr, "wsemu-fast: model error: %s\n", err_text(r));
 		else if (!quiet)

@@ -11,12 +11,11 @@
 #include "wsemu/wse_pcie.h"
 #include "wsemu/wse_wire.h"
 #include "wsf_pcie.h"
+#include "pcie_shm.h"
 
 #define WSF_PCIE_MAX_PAYLOAD 4096u /* the host interface's request slot */
 
 struct wsf_ring {
-	uint32_t reg;      /* WSE_PCIE_REG_H2C or _C2H */
-	uint32_t shift;    /* of its ERR_STATUS bits */
 	bool run;
 	uint64_t base;
 	uint32_t size, head, tail;
@@ -24,30 +23,13 @@ struct wsf_ring {
 
 struct wsf_pcie {
 	struct wsf_host *h;
-	volatile uint32_t *regs;
+	struct pcie_shm *shm; /* the register file */
 	uint8_t *ram;
 	size_t ram_bytes;
-	uint32_t id[WSE_PCIE_DTB_OFFSET / 4]; /* the read-only block as created */
-	struct wsf_ring ring[2];               /* H2C, C2H */
-	uint32_t raised;                       /* vectors raised, not yet taken */
-	size_t tx_off;                         /* bytes of wsf_host_tx() already sent */
-	uint32_t pkt_left;                     /* bytes of the packet being sent */
+	struct wsf_ring ring[2]; /* H2C, C2H */
+	size_t tx_off;           /* bytes of wsf_host_tx() already sent */
+	uint32_t pkt_left;       /* bytes of the packet being sent */
 };
-
-static uint32_t rd(struct wsf_pcie *p, uint32_t off)
-{
-	return __atomic_load_n(&p->regs[off / 4], __ATOMIC_ACQUIRE);
-}
-
-static void wr(struct wsf_pcie *p, uint32_t off, uint32_t v)
-{
-	__atomic_store_n(&p->regs[off / 4], v, __ATOMIC_RELEASE);
-}
-
-static void set_bits(struct wsf_pcie *p, uint32_t off, uint32_t bits)
-{
-	__atomic_fetch_or(&p->regs[off / 4], bits, __ATOMIC_ACQ_REL);
-}
 
 /* Guest RAM at bus address a, n bytes, or NULL when outside it. */
 static uint8_t *dma(struct wsf_pcie *p, uint64_t a, uint64_t n)
@@ -68,25 +50,18 @@ static uint32_t get32(const uint8_t *b)
 	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
-static void ring_stop(struct wsf_pcie *p, struct wsf_ring *r)
+static unsigned ring_index(struct wsf_pcie *p, struct wsf_ring *r)
+{
+	return (unsigned)(r - p->ring);
+}
+
+/* An error stops the ring: its bit, the error vector, CTRL, HEAD, TAIL 0. */
+static void ring_fail(struct wsf_pcie *p, struct wsf_ring *r, uint32_t bit)
 {
 	r->run = false;
 	r->head = r->tail = 0;
-	wr(p, r->reg + WSE_PCIE_RING_CTRL, 0);
-	wr(p, r->reg + WSE_PCIE_RING_HEAD, 0);
-	wr(p, r->reg + WSE_PCIE_RING_TAIL, 0);
-}
-
-static void raise_vec(struct wsf_pcie *p, unsigned vec)
-{
-	set_bits(p, WSE_PCIE_REG_INT_STATUS, 1u << vec);
-	p->raised |= 1u << vec;
-}
-
-static void ring_error(struct wsf_pcie *p, struct wsf_ring *r, uint32_t bit)
-{
-	set_bits(p, WSE_PCIE_REG_ERR_STATUS, bit << r->shift);
-	raise_vec(p, WSE_PCIE_VEC_ERR);
+	pcie_shm_error(p->shm, ring_index(p, r), bit);
+	pcie_shm_stopped(p->shm, ring_index(p, r));
 }
 
 /* Write a descriptor's completion: len, then status with DONE; advance HEAD. */
@@ -97,62 +72,43 @@ static void complete(struct wsf_pcie *p, struct wsf_ring *r, uint8_t *d, uint32_
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	put32(d + WSE_PCIE_CPL_OFF_STATUS, WSE_PCIE_CPL_DONE | status);
 	r->head = (r->head + 1) & (r->size - 1);
-	wr(p, r->reg + WSE_PCIE_RING_HEAD, r->head);
+	pcie_shm_head(p->shm, ring_index(p, r), r->head);
 	if ((status & WSE_PCIE_CPL_CODE_MASK) == WSE_PCIE_CPL_OK && !(flags & WSE_PCIE_DESC_NO_IRQ))
-		raise_vec(p, vec);
+		pcie_shm_raise(p->shm, vec);
 }
 
-/* RUN, stop and the doorbell of one ring. */
-static void ring_regs(struct wsf_pcie *p, struct wsf_ring *r)
+/* The register file's requests (pcie_shm_ops). */
+static uint32_t ring_start(void *ctx, unsigned i, uint64_t base, uint32_t size)
 {
-	/* TAIL before CTRL: a TAIL read while CTRL has no RUN was written
-	 * before the guest's RUN (its stores stay in order) */
-	uint32_t tail = rd(p, r->reg + WSE_PCIE_RING_TAIL);
-	uint32_t ctrl = rd(p, r->reg + WSE_PCIE_RING_CTRL);
-	if (!r->run) {
-		if (!(ctrl & WSE_PCIE_CTRL_RUN)) {
-			if (ctrl) /* a stop request: taken */
-				wr(p, r->reg + WSE_PCIE_RING_CTRL, 0);
-			if (tail) /* written while stopped: ignored */
-				__atomic_compare_exchange_n(&p->regs[(r->reg + WSE_PCIE_RING_TAIL) / 4],
-							    &tail, 0, false, __ATOMIC_ACQ_REL,
-							    __ATOMIC_ACQUIRE);
-			return;
-		}
-		uint64_t base = rd(p, r->reg + WSE_PCIE_RING_BASE_LO) |
-				(uint64_t)rd(p, r->reg + WSE_PCIE_RING_BASE_HI) << 32;
-		uint32_t size = rd(p, r->reg + WSE_PCIE_RING_SIZE);
-		if (base % WSE_PCIE_RING_ALIGN) {
-			ring_error(p, r, WSE_PCIE_ERR_RING_ALIGN);
-			ring_stop(p, r);
-			return;
-		}
-		if (!size || (size & (size - 1)) || size > WSE_PCIE_RING_MAX_ENTRIES) {
-			ring_error(p, r, WSE_PCIE_ERR_RING_SIZE);
-			ring_stop(p, r);
-			return;
-		}
-		r->run = true;
-		r->base = base;
-		r->size = size;
-		r->head = r->tail = 0;
-		wr(p, r->reg + WSE_PCIE_RING_HEAD, 0);
-	} else if (!(ctrl & WSE_PCIE_CTRL_RUN)) {
-		ring_stop(p, r);
-		return;
-	}
-	tail = rd(p, r->reg + WSE_PCIE_RING_TAIL);
-	if (tail == r->tail)
-		return;
-	if (tail >= r->size) {
-		ring_error(p, r, WSE_PCIE_ERR_TAIL);
-		/* keep the old value unless the guest wrote again meanwhile */
-		__atomic_compare_exchange_n(&p->regs[(r->reg + WSE_PCIE_RING_TAIL) / 4], &tail,
-					    r->tail, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-		return;
-	}
-	r->tail = tail;
+	struct wsf_ring *r = &((struct wsf_pcie *)ctx)->ring[i];
+	if (base % WSE_PCIE_RING_ALIGN)
+		return WSE_PCIE_ERR_RING_ALIGN;
+	if (!size || (size & (size - 1)) || size > WSE_PCIE_RING_MAX_ENTRIES)
+		return WSE_PCIE_ERR_RING_SIZE;
+	r->run = true;
+	r->base = base;
+	r->size = size;
+	r->head = r->tail = 0;
+	return 0;
 }
+
+static void ring_stop(void *ctx, unsigned i)
+{
+	struct wsf_ring *r = &((struct wsf_pcie *)ctx)->ring[i];
+	r->run = false;
+	r->head = r->tail = 0;
+}
+
+static uint32_t ring_tail(void *ctx, unsigned i, uint32_t tail)
+{
+	struct wsf_ring *r = &((struct wsf_pcie *)ctx)->ring[i];
+	if (tail >= r->size)
+		return WSE_PCIE_ERR_TAIL;
+	r->tail = tail;
+	return 0;
+}
+
+static const struct pcie_shm_ops wsf_pcie_ops = {ring_start, ring_stop, ring_tail};
 
 /*
  * The descriptor at HEAD checked: its buffer, or NULL when it was refused
@@ -164,8 +120,7 @@ static uint8_t *desc_take(struct wsf_pcie *p, struct wsf_ring *r, uint8_t **d, u
 {
 	*d = dma(p, r->base + (uint64_t)r->head * WSE_PCIE_DESC_BYTES, WSE_PCIE_DESC_BYTES);
 	if (!*d) {
-		ring_error(p, r, WSE_PCIE_ERR_BUS);
-		ring_stop(p, r);
+		ring_fail(p, r, WSE_PCIE_ERR_BUS);
 		return NULL;
 	}
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -184,8 +139,7 @@ static uint8_t *desc_take(struct wsf_pcie *p, struct wsf_ring *r, uint8_t **d, u
 		code = WSE_PCIE_CPL_BUS, bit = WSE_PCIE_ERR_BUS;
 	if (code) {
 		complete(p, r, *d, 0, code, *flags, 0);
-		ring_error(p, r, bit);
-		ring_stop(p, r);
+		ring_fail(p, r, bit);
 		return NULL;
 	}
 	return buf ? buf : p->ram; /* a zero-length buffer at the end of RAM */
@@ -253,11 +207,7 @@ static int c2h_run(struct wsf_pcie *p)
 
 int wsf_pcie_poll(struct wsf_pcie *p)
 {
-	for (uint32_t i = 0; i < WSE_PCIE_DTB_OFFSET / 4; i++)
-		if (p->id[i] && p->regs[i] != p->id[i])
-			wr(p, 4 * i, p->id[i]);
-	for (unsigned i = 0; i < 2; i++)
-		ring_regs(p, &p->ring[i]);
+	pcie_shm_look(p->shm, &wsf_pcie_ops, p);
 	int a = h2c_run(p);
 	if (a < 0)
 		return a;
@@ -266,9 +216,7 @@ int wsf_pcie_poll(struct wsf_pcie *p)
 
 uint32_t wsf_pcie_take_vectors(struct wsf_pcie *p)
 {
-	uint32_t v = p->raised & ~rd(p, WSE_PCIE_REG_INT_MASK);
-	p->raised &= ~v;
-	return v;
+	return pcie_shm_take_vectors(p->shm);
 }
 
 int wsf_pcie_tx_pending(const struct wsf_pcie *p)
@@ -289,12 +237,9 @@ int wsf_pcie_create(struct wsf_host *h, volatile void *regs, void *ram, size_t r
 	if (!p)
 		return WSE_ERROR_NO_MEM;
 	p->h = h;
-	p->regs = regs;
 	p->ram = ram;
 	p->ram_bytes = ram_bytes;
-	for (uint32_t i = 0; i < WSE_PCIE_BAR_BYTES / 4; i++)
-		p->regs[i] = 0;
-	uint32_t *id = p->id;
+	uint32_t id[WSE_PCIE_DTB_OFFSET / 4] = {0};
 	id[WSE_PCIE_REG_MAGIC / 4] = WSE_PCIE_MAGIC;
 	id[WSE_PCIE_REG_MESH_COLS / 4] = bd->columns;
 	id[WSE_PCIE_REG_MESH_ROWS / 4] = bd->rows;
@@ -309,23 +254,18 @@ int wsf_pcie_create(struct wsf_host *h, volatile void *regs, void *ram, size_t r
 		compat[i] = (uint8_t)bd->compatible[i];
 	for (uint32_t i = 0; i < WSE_PCIE_COMPAT_BYTES; i += 4)
 		id[(WSE_PCIE_REG_COMPAT + i) / 4] = get32(compat + i);
-	for (uint32_t i = 0; i < WSE_PCIE_DTB_OFFSET / 4; i++)
-		p->regs[i] = id[i];
-	for (size_t i = 0; i < dtb_len; i += 4) {
-		uint8_t w[4] = {0};
-		memcpy(w, dtb + i, dtb_len - i < 4 ? dtb_len - i : 4);
-		p->regs[(WSE_PCIE_DTB_OFFSET + i) / 4] = get32(w);
+	int e = pcie_shm_create(regs, id, dtb, dtb_len, &p->shm);
+	if (e < 0) {
+		free(p);
+		return e;
 	}
-	p->regs[WSE_PCIE_REG_INT_MASK / 4] = (1u << WSE_PCIE_NUM_VECTORS) - 1;
-	p->ring[0].reg = WSE_PCIE_REG_H2C;
-	p->ring[1].reg = WSE_PCIE_REG_C2H;
-	p->ring[1].shift = WSE_PCIE_ERR_C2H_SHIFT;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	*out = p;
 	return 0;
 }
 
 void wsf_pcie_destroy(struct wsf_pcie *p)
 {
+	if (p)
+		pcie_shm_destroy(p->shm);
 	free(p);
 }

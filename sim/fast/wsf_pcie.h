@@ -9,7 +9,9 @@
  * and lies below the PCI hole). docs/wsemu-fast.md, "The PCIe device".
  *
  * Nothing traps the guest's stores: the model looks at the registers when
- * polled. What differs from the RTL: docs/pcie.md, "The ivshmem device":
+ * polled, through the register file's front end it shares with wsemu-sim
+ * (sim/common/pcie_shm.h), and does the ring checks and the moves itself.
+ * What differs from the RTL: docs/pcie.md, "The ivshmem device":
  * a write is seen when the model next looks, so the guest stops a ring by
  * writing CTRL with bit 31 set and RUN clear and waits for the model to
  * write CTRL 0 (a stop and a start the model does not see apart would be

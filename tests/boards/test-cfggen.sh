@@ -31,6 +31,9 @@ else
 	bad "rom does not reproduce the DTB"
 fi
 grep -q "BuildId = 256'h0*6469207473657" "$out/rom.sv" && ok "rom build id" || bad "rom build id"
+# the compatible string of the PCIe device side's COMPAT window, byte 0 lowest
+grep -q "Compat = 512'h0*3478342d6d69732c756d657377;" "$out/rom.sv" && ok "rom compatible string" ||
+	bad "rom compatible string"
 if "$gen" "$out/sim-4x4.dtb" --rom "$out/rom2.sv" 2>/dev/null || [ -e "$out/rom2.sv" ]; then
 	bad "rom without build id accepted"
 else ok "rom without build id refused"; fi

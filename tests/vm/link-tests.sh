@@ -3,15 +3,27 @@
 # Sourced by the VM tests (test-usb-e2e.sh, test-pcie.sh): what a guest
 # runs over its link, and the reference of its training run on the host.
 #
-# guest_run_train URI COLS ROWS prints guest commands: `wsectl -d URI run
-# /data/tiles.elf`, every tile's console line checked; then `wsetrain
-# --params /data/guest.params --model-dir /tmp/m --num-steps 2`, printing
-# CKPT-SHA256=<hash>.
+# guest_run URI COLS ROWS prints guest commands: `wsectl -d URI run
+# /data/tiles.elf`, every tile's console line checked. guest_train prints
+# `wsetrain --params /data/guest.params --model-dir /tmp/m --num-steps 2`,
+# printing CKPT-SHA256=<hash>; guest_run_train URI COLS ROWS both.
 # train_ref OUT BOARD URI writes OUT/data.csv (a small CSV data set, label
 # last), OUT/guest.params (the mesh backend on URI, the data at
 # /data/data.csv) and trains two steps over sim:board=BOARD,model=fast on
 # the host with $WSETRAIN; TRAIN_WANT is its checkpoint's SHA-256.
 guest_run_train() {
+	guest_run "$@"
+	guest_train
+}
+
+guest_train() {
+	cat <<EOG
+wsetrain --params /data/guest.params --model-dir /tmp/m --num-steps 2
+echo CKPT-SHA256=\$(sha256sum < /tmp/m/model.ckpt | cut -d' ' -f1)
+EOG
+}
+
+guest_run() {
 	local uri=$1 cols=$2 rows=$3
 	cat <<EOG
 wsectl -d $uri run /data/tiles.elf > /tmp/run.txt
@@ -19,9 +31,23 @@ cat /tmp/run.txt
 for y in \$(seq 0 $((rows - 1))); do for x in \$(seq 0 $((cols - 1))); do
   grep -q "^\\[\$x,\$y\\] tile \$x,\$y\\\$" /tmp/run.txt || { echo "no console line of tile \$x,\$y"; exit 1; }
 done; done
-wsetrain --params /data/guest.params --model-dir /tmp/m --num-steps 2
-echo CKPT-SHA256=\$(sha256sum < /tmp/m/model.ckpt | cut -d' ' -f1)
 EOG
+}
+
+# pcie_irq IRQ sets PCIE_LINK (the vm-run.sh option) and PCIE_IRQ_CHECK (a
+# guest command) for the driver polling (poll: ivshmem-plain) or on its
+# MSI-X vectors (msix: ivshmem-doorbell, the H2C and C2H vectors counted in
+# /proc/interrupts); status 1 for another IRQ.
+pcie_irq() {
+	case $1 in
+	poll) PCIE_LINK=--pcie
+		PCIE_IRQ_CHECK="dmesg | grep -q 'no MSI-X: polling'" ;;
+	msix) PCIE_LINK=--pcie-irq
+		PCIE_IRQ_CHECK="! dmesg | grep -q 'no MSI-X' &&
+  awk '/wse-0000:00:05.0-0\$/ { h = \$2 } /wse-0000:00:05.0-1\$/ { c = \$2 }
+    END { print \"interrupts: H2C\", h, \"C2H\", c; exit !(h > 0 && c > 0) }' /proc/interrupts" ;;
+	*) return 1 ;;
+	esac
 }
 
 train_ref() {
