@@ -166,6 +166,25 @@ bench-train: $(TM_BENCH) $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(FAST_SERVER) $
 
 BENCH_STAGES += bench-train
 
+# Sparse weight streams (docs/training-dataflow.md section 13): cycles of a
+# 784-128-10 step dense over sparse at 50, 75, 90 and 95% (BENCH_SPARSE_STEPS
+# steps each), the format's bound at 90%, and the test accuracy of 196-64-10
+# at 90% beside the dense one (BENCH_SPARSE_ACC_STEPS steps, the first
+# BENCH_SPARSE_EVAL test images). On wsemu-fast of sim-4x4: the RTL engine
+# has no sparse mode yet, and the model's cycles are its cost model's
+# (docs/wsemu-fast.md), not the RTL's.
+BENCH_SPARSE_STEPS     ?= 2
+BENCH_SPARSE_ACC_STEPS ?= 300
+BENCH_SPARSE_EVAL      ?= 2000
+.PHONY: bench-sparse
+bench-sparse: $(TM_BENCH) $(FAST_SERVER) $(FAST_BOARD_DTBS)
+	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) WSE_BENCH_URI=sim:board=sim-4x4,model=fast \
+		$(TM_BENCH) sparse $(BENCH_SPARSE_STEPS)
+	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) WSE_BENCH_URI=sim:board=sim-4x4,model=fast \
+		$(TM_BENCH) sparse-accuracy $(BENCH_SPARSE_ACC_STEPS) $(BENCH_SPARSE_EVAL)
+
+BENCH_STAGES += bench-sparse
+
 # The host update beside the device (docs/training.md): the fraction of
 # the optimizer's host time hidden behind the passes, on the fast model of
 # sim-4x4 (BENCH_UPDATE_STEPS steps each way).
