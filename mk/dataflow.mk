@@ -70,8 +70,6 @@ $(DF_BUILD)/elf/vec_move-%.elf: tests/dataflow/fw/vec_ops.c $(DF_BUILD)/gen/vecm
 	$(RV_CC) $(DF_RV_CFLAGS) -I$(DF_BUILD)/gen/vecmove-$* -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
 # sparse-SEED.elf: DF_SPARSE_NOPS SPMACS operations, each with its sparse
 # share sent by the core on DF_SPARSE_COLOR (looped back by the harness).
-# The RTL engine does not have the mode yet: these run on wsemu-fast only
-# (test-fast-df), against the C model.
 DF_SPARSE_NOPS  := 40
 DF_SPARSE_COLOR := 5
 DF_SPARSE_SEEDS := 1 2 3
@@ -92,7 +90,7 @@ DF_SPARSE_ELFS := $(foreach s,$(DF_SPARSE_SEEDS),$(DF_BUILD)/elf/sparse-$(s).elf
 DF_PROGS := tasks storm move
 DF_ELFS  := $(addprefix $(DF_BUILD)/elf/,$(addsuffix .elf,$(DF_PROGS))) \
 	$(foreach s,$(DF_VEC_SEEDS),$(DF_BUILD)/elf/vec_ops-$(s).elf) \
-	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/elf/vec_move-$(s).elf)
+	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/elf/vec_move-$(s).elf) $(DF_SPARSE_ELFS)
 
 .PHONY: test-pe-dataflow test-pe-dataflow-full
 test-pe-dataflow: $(DF_TB) $(DF_ELFS)
@@ -131,6 +129,7 @@ bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf $(DF_BENCH_MESH_TB) $(DF_BUIL
 	        printf "BENCH pe.fmacs_vv_streamed_rate %.4f\n", e["vvs"] / c["vvs"]; \
 	        printf "BENCH pe.fmacs_fwd_rate %.4f\n", e["fwd"] / c["fwd"]; \
 	        printf "BENCH pe.fmacs_bww_rate %.4f\n", e["bww"] / c["bww"]; \
+	        printf "BENCH pe.spmacs_rate %.4f\n", e["sparse"] / c["sparse"]; \
 	        printf "BENCH pe.fabric_stream_rate %.4f\n", e["stream"] / c["stream"] }' \
 	  $(DF_BUILD)/bench.out $(DF_BUILD)/bench-fabric.out
 BENCH_STAGES += bench-pe

@@ -175,12 +175,6 @@ test-fast-df: $(FAST_TB_DF) $(FAST_DF_TEST_SAN) $(CORE_BUILD)/elf/tiles.elf
 	  >$(FAST_BUILD)/df.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/df.log; exit $$rc
 	@tests/fast/compare-mesh.sh $(FAST_BUILD)/mesh-run $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf \
 	  - $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes
-	@$(MAKE) -s --no-print-directory $(DF_SPARSE_ELFS)
-	@for e in $(DF_SPARSE_ELFS); do for q in 1 200; do \
-	  $(FAST_TB_DF) $$e --quantum $$q --max-cycles 3000000 >$(FAST_BUILD)/$$(basename $$e .elf).q$$q.out 2>&1 || \
-	    { echo "FAIL $$(basename $$e) (quantum $$q): SPMACS against the C model"; \
-	      tail -n 3 $(FAST_BUILD)/$$(basename $$e .elf).q$$q.out; exit 1; }; done; done; \
-	  echo "test-fast-df: $(words $(DF_SPARSE_ELFS)) sparse-stream programs equal the C model"
 test-fast-df-full: $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf
 	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf \
 	  $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf/vec_ops-$(s).elf)

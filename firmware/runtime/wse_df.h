@@ -41,8 +41,7 @@ enum { WSE_DSD_MEM = 0, WSE_DSD_FABRIC = 1 };
 /* Vector operations and B sources. */
 enum { WSE_V_FMOVS = 0, WSE_V_FADDS = 1, WSE_V_FMULS = 2, WSE_V_FMACS = 3,
        WSE_V_FMAXS = 4, WSE_V_RELU = 5, WSE_V_SPMACS = 6 };
-/* WSE_V_SPMACS (docs/pe-programming.md, "Sparse streams"; wsemu-fast and
- * the C model; the RTL engine does not have it yet): b a fabric descriptor
+/* WSE_V_SPMACS (docs/pe-programming.md, "Sparse streams"): b a fabric descriptor
  * whose color carries one sparse share (gap-coded index wavelets, values,
  * the last value with the control bit), dst and a memory descriptors of
  * LEN0 tokens x LEN1 slots. A share the PE refuses sets WSE_VFLAG_SPARSE. */

@@ -633,7 +633,7 @@ static void sparse_passes(void **state)
  * (3 inputs on the mesh's rows): a fully dense mask streamed sparse (the
  * dense bits), output rows with no kept weight, an all-zero matrix (the
  * logits are the biases), one kept weight per matrix. */
-static void sparse_crafted(void **state)
+static void sparse_small_crafted(void **state)
 {
 	(void)state;
 	static const unsigned dims[] = { 3, 6, 5 };
@@ -662,7 +662,7 @@ static void sparse_crafted(void **state)
 
 /* An index out of range in a share: the PE flags it, the host reports it
  * with the tile; the next pass is right again. */
-static void sparse_fault(void **state)
+static void sparse_small_fault(void **state)
 {
 	(void)state;
 	static const unsigned dims[] = { 64, 16, 10 };
@@ -722,8 +722,8 @@ int main(void)
 		cmocka_unit_test(api_steps_sgd),
 		cmocka_unit_test(api_steps_adam),
 		cmocka_unit_test(sparse_passes),
-		cmocka_unit_test(sparse_crafted),
-		cmocka_unit_test(sparse_fault),
+		cmocka_unit_test(sparse_small_crafted),
+		cmocka_unit_test(sparse_small_fault),
 		cmocka_unit_test(sparse_steps),
 	};
 
