@@ -49,7 +49,8 @@ DF_VEC_SEEDS_FULL := $(shell seq 100 160)
 $(DF_BUILD)/gen/vec-%/vec_cases.h: $(DF_BUILD)/vec_gen
 	@mkdir -p $(dir $@)
 	$(DF_BUILD)/vec_gen $* $(DF_VEC_NOPS) > $@
-$(DF_BUILD)/elf/vec_ops-%.elf: tests/dataflow/fw/vec_ops.c $(DF_BUILD)/gen/vec-%/vec_cases.h $(DF_RT_DEPS)
+$(DF_BUILD)/elf/vec_ops-%.elf: tests/dataflow/fw/vec_ops.c $(DF_BUILD)/gen/vec-%/vec_cases.h \
+		tests/dataflow/fw/vg_common.h $(DF_RT_DEPS)
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(DF_RV_CFLAGS) -I$(DF_BUILD)/gen/vec-$* -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
 $(DF_BUILD)/elf/%.elf: tests/dataflow/fw/%.c $(DF_RT_DEPS)
@@ -63,18 +64,33 @@ DF_MOVE_SEEDS := 1 2
 $(DF_BUILD)/gen/vecmove-%/vec_cases.h: $(DF_BUILD)/vec_gen
 	@mkdir -p $(dir $@)
 	$(DF_BUILD)/vec_gen $* $(DF_MOVE_NOPS) move $(DF_MOVE_COLOR) > $@
-$(DF_BUILD)/elf/vec_move-%.elf: tests/dataflow/fw/vec_ops.c $(DF_BUILD)/gen/vecmove-%/vec_cases.h $(DF_RT_DEPS)
+$(DF_BUILD)/elf/vec_move-%.elf: tests/dataflow/fw/vec_ops.c $(DF_BUILD)/gen/vecmove-%/vec_cases.h \
+		tests/dataflow/fw/vg_common.h $(DF_RT_DEPS)
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(DF_RV_CFLAGS) -I$(DF_BUILD)/gen/vecmove-$* -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
+# sparse-SEED.elf: DF_SPARSE_NOPS SPMACS operations, each with its sparse
+# share sent by the core on DF_SPARSE_COLOR (looped back by the harness).
+DF_SPARSE_NOPS  := 40
+DF_SPARSE_COLOR := 5
+DF_SPARSE_SEEDS := 1 2 3
+$(DF_BUILD)/gen/sparse-%/sparse_cases.h: $(DF_BUILD)/vec_gen
+	@mkdir -p $(dir $@)
+	$(DF_BUILD)/vec_gen $* $(DF_SPARSE_NOPS) sparse $(DF_SPARSE_COLOR) > $@
+$(DF_BUILD)/elf/sparse-%.elf: tests/dataflow/fw/sparse.c $(DF_BUILD)/gen/sparse-%/sparse_cases.h \
+		tests/dataflow/fw/vg_common.h $(DF_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(DF_RV_CFLAGS) -I$(DF_BUILD)/gen/sparse-$* -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
+DF_SPARSE_ELFS := $(foreach s,$(DF_SPARSE_SEEDS),$(DF_BUILD)/elf/sparse-$(s).elf)
 .SECONDARY: $(foreach s,$(DF_VEC_SEEDS) $(DF_VEC_SEEDS_FULL),$(DF_BUILD)/gen/vec-$(s)/vec_cases.h) \
-	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/gen/vecmove-$(s)/vec_cases.h)
+	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/gen/vecmove-$(s)/vec_cases.h) \
+	$(foreach s,$(DF_SPARSE_SEEDS),$(DF_BUILD)/gen/sparse-$(s)/sparse_cases.h)
 
 # ---- Tests ----------------------------------------------------------------------------
 # Each line: ELF name, then harness options.
 DF_PROGS := tasks storm move
 DF_ELFS  := $(addprefix $(DF_BUILD)/elf/,$(addsuffix .elf,$(DF_PROGS))) \
 	$(foreach s,$(DF_VEC_SEEDS),$(DF_BUILD)/elf/vec_ops-$(s).elf) \
-	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/elf/vec_move-$(s).elf)
+	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/elf/vec_move-$(s).elf) $(DF_SPARSE_ELFS)
 
 .PHONY: test-pe-dataflow test-pe-dataflow-full
 test-pe-dataflow: $(DF_TB) $(DF_ELFS)
@@ -113,6 +129,7 @@ bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf $(DF_BENCH_MESH_TB) $(DF_BUIL
 	        printf "BENCH pe.fmacs_vv_streamed_rate %.4f\n", e["vvs"] / c["vvs"]; \
 	        printf "BENCH pe.fmacs_fwd_rate %.4f\n", e["fwd"] / c["fwd"]; \
 	        printf "BENCH pe.fmacs_bww_rate %.4f\n", e["bww"] / c["bww"]; \
+	        printf "BENCH pe.spmacs_rate %.4f\n", e["sparse"] / c["sparse"]; \
 	        printf "BENCH pe.fabric_stream_rate %.4f\n", e["stream"] / c["stream"] }' \
 	  $(DF_BUILD)/bench.out $(DF_BUILD)/bench-fabric.out
 BENCH_STAGES += bench-pe

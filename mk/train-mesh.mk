@@ -53,7 +53,7 @@ $(TM_TEST): tests/train/test_train_mesh.c tests/train/tr_test.h include/wsemu/ws
 # of both boards, which test-fast-df checks against the RTL tile); the RTL
 # model of sim-4x4, whose build and runs are most of the stage's cost,
 # trains in test-full-train-mesh.
-TM_RUNS := tm-wsetrain tm-2x2-sgd tm-2x2-link tm-2x2-three tm-fast
+TM_RUNS := tm-wsetrain tm-2x2-sgd tm-2x2-link tm-2x2-three tm-2x2-sparse tm-fast
 TM_RUNS_FULL := tm-4x4-adam tm-4x4-passes tm-4x4-link tm-4x4-fastlink tm-full-4x4
 .PHONY: test-train-mesh test-full-train-mesh $(TM_RUNS) $(TM_RUNS_FULL)
 test-train-mesh: $(TM_TEST) $(DS_SIMS_TEST) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(WSETRAIN)
@@ -82,6 +82,9 @@ tm-2x2-link:
 tm-2x2-three:
 	@echo "--- mesh backend vs reference on sim-2x2"
 	$(TM_ENV) $(TM_X2) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='test_three*' $(TM_TEST)
+tm-2x2-sparse:
+	@echo "--- sparse weight streams on sim-2x2's RTL: crafted masks, a refused share"
+	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='sparse_small_*' $(TM_TEST)
 tm-2x2-sgd:
 	@echo "--- 10 steps with SGD through the API on sim-2x2"
 	$(TM_ENV) $(TM_X2) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='api_steps_sgd' $(TM_TEST)
@@ -165,6 +168,25 @@ bench-train: $(TM_BENCH) $(DS_FAST_SIM) $(DS_DIR)/bin/wsemu-sim $(FAST_SERVER) $
 	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) WSE_BENCH_URI=sim:board=sim-4x4,model=fast $(TM_BENCH) epoch
 
 BENCH_STAGES += bench-train
+
+# Sparse weight streams (docs/training-dataflow.md section 13): cycles of a
+# 784-128-10 step dense over sparse at 50, 75, 90 and 95% (BENCH_SPARSE_STEPS
+# steps each), the format's bound at 90%, and the test accuracy of 196-64-10
+# at 90% beside the dense one (BENCH_SPARSE_ACC_STEPS steps, the first
+# BENCH_SPARSE_EVAL test images). On wsemu-fast of sim-4x4 (a step of
+# 784-128-10 on the RTL's model takes minutes): the model's cycles are its
+# cost model's (docs/wsemu-fast.md), not the RTL's.
+BENCH_SPARSE_STEPS     ?= 2
+BENCH_SPARSE_ACC_STEPS ?= 300
+BENCH_SPARSE_EVAL      ?= 2000
+.PHONY: bench-sparse
+bench-sparse: $(TM_BENCH) $(FAST_SERVER) $(FAST_BOARD_DTBS)
+	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) WSE_BENCH_URI=sim:board=sim-4x4,model=fast \
+		$(TM_BENCH) sparse $(BENCH_SPARSE_STEPS)
+	$(TM_RUN_ENV) TR_FM_DIR=$(TR_FM) WSE_BENCH_URI=sim:board=sim-4x4,model=fast \
+		$(TM_BENCH) sparse-accuracy $(BENCH_SPARSE_ACC_STEPS) $(BENCH_SPARSE_EVAL)
+
+BENCH_STAGES += bench-sparse
 
 # The host update beside the device (docs/training.md): the fraction of
 # the optimizer's host time hidden behind the passes, on the fast model of

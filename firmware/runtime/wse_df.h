@@ -40,7 +40,19 @@ enum { WSE_DSD_MEM = 0, WSE_DSD_FABRIC = 1 };
 
 /* Vector operations and B sources. */
 enum { WSE_V_FMOVS = 0, WSE_V_FADDS = 1, WSE_V_FMULS = 2, WSE_V_FMACS = 3,
-       WSE_V_FMAXS = 4, WSE_V_RELU = 5 };
+       WSE_V_FMAXS = 4, WSE_V_RELU = 5, WSE_V_SPMACS = 6 };
+/* WSE_V_SPMACS (docs/pe-programming.md, "Sparse streams"): b a fabric descriptor
+ * whose color carries one sparse share (gap-coded index wavelets, values,
+ * the last value with the control bit), dst and a memory descriptors of
+ * LEN0 tokens x LEN1 slots. A share the PE refuses sets WSE_VFLAG_SPARSE. */
+#define WSE_VFLAG_SPARSE 0x100u
+/* SPMACS's bmode: WSE_SP_FIRST (0) starts the chain with the first
+ * product (dst = a * value), WSE_SP_ACC fmadds every value into dst as it
+ * is (an empty share leaves dst unchanged). */
+enum { WSE_SP_FIRST = 0, WSE_SP_ACC = 1 };
+/* BIND bit 30: the color's control wavelets stay in its queue as data
+ * (the sparse stream's end-of-share bit), never taken by the task unit. */
+#define WSE_BIND_CTRL_DATA 0x40000000u
 /* WSE_B_ADDEND, FMACS only: dst = b + a * VSCALAR, the addend an element of
  * b instead of dst (dst is not read, so it may be a fabric descriptor). */
 enum { WSE_B_VEC = 0, WSE_B_SCALAR = 1, WSE_B_PERPASS = 2, WSE_B_ADDEND = 3 };
@@ -97,6 +109,8 @@ static inline void wse_send_f(uint32_t color, float f)
 /* ---- Tasks ---- */
 static inline void wse_bind(uint32_t color, uint32_t task) { wse_df_wrv(WSE_DF_BIND + color, 0x80000000u | task); }
 static inline void wse_unbind(uint32_t color) { wse_df_wrv(WSE_DF_BIND + color, 0); }
+/* No task; the color's control wavelets are data for the engine. */
+static inline void wse_bind_ctrl_data(uint32_t color) { wse_df_wrv(WSE_DF_BIND + color, WSE_BIND_CTRL_DATA); }
 static inline void wse_activate(uint32_t task) { wse_df_wr(WSE_DF_NEXT, task); }
 static inline void wse_block(uint32_t task) { wse_df_wr(WSE_DF_BLOCK, task); }
 static inline void wse_unblock(uint32_t task) { wse_df_wr(WSE_DF_UNBLOCK, task); }

@@ -89,7 +89,15 @@ struct wse_mlp_params {
 	wse_u32 gemm_cycles;    /* out: cycles of the streamed GEMMs: forward, and
 				 * backward from the end of the softmax */
 	wse_u32 prof;           /* 0, or WSE_MLP_PROF_WORDS words: the profile */
+	wse_u32 sparse;         /* bit l: layer l's weights come as sparse shares
+				 * (docs/training-dataflow.md section 13), its
+				 * forward and backward-inputs streams */
 };
+
+/* The kernel's failure code (the tile's exit value) when its vector engine
+ * refused a sparse share (WSE_VFLAG_SPARSE: a slot out of range, a control
+ * wavelet where an index wavelet was due). */
+#define WSE_MLP_FAIL_SPARSE 5u
 
 /* Features of n on row r of R rows: a(n) = ceil((n - r) / R). */
 static inline wse_u32 wse_mlp_count(wse_u32 n, wse_u32 r, wse_u32 R)

@@ -45,6 +45,15 @@ struct wsf_elem {
 	bool have_s;
 	bool pend_send;         /* a fabric result waits for a credit */
 	uint64_t res;           /* that result's wavelet */
+	/* SPMACS: the share's state (docs/pe-programming.md, "Sparse streams") */
+	enum { WSF_SP_INDEX = 0, WSF_SP_CODES, WSF_SP_PASS, WSF_SP_ZERO } sp;
+	uint32_t sp_codes;      /* the index wavelet's codes */
+	unsigned sp_k;          /* the next code, 0..4 */
+	uint32_t sp_pos;        /* the slot the next code of 0 names */
+	uint32_t sp_val;        /* the value of the pass */
+	bool sp_ctrl;           /* that value ends the share */
+	bool sp_started;        /* an index wavelet came */
+	bool sp_mac;            /* a value was computed: FMACS from now on */
 };
 
 struct wsf_chan {
@@ -67,6 +76,7 @@ struct wse_fast_df {
 	unsigned out_head[WSE_FAST_MAX_VC], out_count[WSE_FAST_MAX_VC];
 	/* task unit */
 	uint32_t bind_en;
+	uint32_t bind_cdata;  /* BIND bit 30: control wavelets stay in the queue as data */
 	uint8_t bind_task[32];
 	uint64_t act, blk;
 	unsigned last; /* last candidate granted, 0..95 */
@@ -135,21 +145,33 @@ static void wsf_in_drop(struct wse_fast_df *df, unsigned c)
  * activates the task its payload names. */
 static void wsf_in_settle(struct wse_fast_df *df, unsigned c)
 {
+	if (df->bind_cdata >> c & 1u)
+		return;
 	while (df->in_count[c] && WSE_FAST_WAVELET_CTRL(wsf_in_head(df, c))) {
 		df->act |= 1ull << (wsf_in_head(df, c) & 63u);
 		wsf_in_drop(df, c);
 	}
 }
 
-/* Pop the head data wavelet of color c; false when there is none. */
-static bool wsf_in_pop(struct wse_fast_df *df, unsigned c, uint32_t *data)
+/* Pop the head wavelet of color c (a data wavelet, or a control one of a
+ * color whose control wavelets are data), its control bit into *ctrl;
+ * false when there is none. */
+static bool wsf_in_pop_ctrl(struct wse_fast_df *df, unsigned c, uint32_t *data, bool *ctrl)
 {
 	if (!df->in_count[c])
 		return false;
-	*data = (uint32_t)wsf_in_head(df, c);
+	uint64_t w = wsf_in_head(df, c);
+	*data = (uint32_t)w;
+	*ctrl = WSE_FAST_WAVELET_CTRL(w) != 0;
 	wsf_in_drop(df, c);
 	wsf_in_settle(df, c);
 	return true;
+}
+
+static bool wsf_in_pop(struct wse_fast_df *df, unsigned c, uint32_t *data)
+{
+	bool ctrl;
+	return wsf_in_pop_ctrl(df, c, data, &ctrl);
 }
 
 /* Send a wavelet on its color's VC; false without a credit. */
@@ -323,6 +345,100 @@ static void wsf_chan_retire(struct wse_fast_df *df, struct wsf_chan *ch)
 	memset(&ch->e, 0, sizeof ch->e);
 }
 
+/* One step of an SPMACS (the head operation of the engine): an index
+ * wavelet taken, or one element of a pass (the pass's first element takes
+ * its value), or a value out of range dropped, or one +0 of an empty
+ * share. Returns 1 when it did one, 0 when it waits for a wavelet. The
+ * arithmetic is vec_model's sp_run, element by element. */
+static int wsf_sp_elem(struct wse_fast_df *df, struct wsf_chan *ch)
+{
+	const struct vm_op *op = &ch->q[ch->head].op;
+	struct wsf_elem *e = &ch->e;
+	uint32_t len0 = op->d.len0 ? op->d.len0 : 65536u, w;
+	bool ctrl;
+	if (!op->b.fab || op->a.fab || op->d.fab) {
+		df->flags |= VM_FLAG_SPARSE;
+		wsf_chan_retire(df, ch);
+		return 1;
+	}
+	for (;;) {
+		switch (e->sp) {
+		case WSF_SP_INDEX:
+			if (!wsf_in_pop_ctrl(df, op->b.base & 31u, &w, &ctrl))
+				return 0;
+			if (ctrl && !e->sp_started && op->bmode == VM_SP_ACC) {
+				wsf_chan_retire(df, ch); /* an empty share: dst as it is */
+				return 1;
+			}
+			if (ctrl && !e->sp_started) {
+				e->sp = WSF_SP_ZERO;
+				e->i0 = 0;
+				return 1;
+			}
+			if (ctrl) { /* a control wavelet where an index wavelet is due */
+				df->flags |= VM_FLAG_SPARSE;
+				wsf_chan_retire(df, ch);
+				return 1;
+			}
+			e->sp_started = true;
+			e->sp_codes = w;
+			e->sp_k = 0;
+			e->sp = WSF_SP_CODES;
+			return 1;
+		case WSF_SP_CODES: {
+			uint32_t code = 0;
+			while (e->sp_k < 4 && (code = e->sp_codes >> (8 * e->sp_k) & 0xffu) == VM_SP_ESC) {
+				e->sp_pos += VM_SP_ESC;
+				e->sp_k++;
+			}
+			if (e->sp_k == 4) {
+				e->sp = WSF_SP_INDEX;
+				continue;
+			}
+			if (!wsf_in_pop_ctrl(df, op->b.base & 31u, &e->sp_val, &ctrl))
+				return 0;
+			e->sp_k++;
+			e->sp_pos += code;
+			e->sp_ctrl = ctrl;
+			if (e->sp_pos >= op->d.len1) { /* a slot out of range: not computed */
+				df->flags |= VM_FLAG_SPARSE;
+				e->sp_pos++;
+				if (ctrl)
+					wsf_chan_retire(df, ch);
+				return 1;
+			}
+			e->sp = WSF_SP_PASS;
+			e->i0 = 0;
+			continue; /* the pass's first element in the same step */
+		}
+		case WSF_SP_PASS: {
+			uint32_t dw = wsf_addr(&op->d, e->i0, e->sp_pos), a, d, res, fl = 0;
+			int vop = e->sp_mac || op->bmode == VM_SP_ACC ? VM_FMACS : VM_FMULS;
+			wsf_mem_rd(df, wsf_addr(&op->a, e->i0, e->sp_pos), &a);
+			wsf_mem_rd(df, dw, &d);
+			if (!wsf_fp_fast(vop, op->rm, a, e->sp_val, d, df->flags & WSF_FLAG_NX, &res, &fl))
+				res = vm_elem(vop, op->rm, a, e->sp_val, d, &fl);
+			df->flags |= fl;
+			wsf_mem_wr(df, dw, res);
+			if (++e->i0 == len0) {
+				e->sp_mac = true;
+				e->sp_pos++;
+				if (e->sp_ctrl)
+					wsf_chan_retire(df, ch);
+				else
+					e->sp = WSF_SP_CODES;
+			}
+			return 1;
+		}
+		default: /* WSF_SP_ZERO: the partial of an empty share is +0 */
+			wsf_mem_wr(df, wsf_addr(&op->d, e->i0, 0), 0);
+			if (++e->i0 == len0)
+				wsf_chan_retire(df, ch);
+			return 1;
+		}
+	}
+}
+
 /* One element of the head operation of ch. Returns 1 when it completed,
  * 0 when it waits (an operand or a credit), a negative error. The operand
  * order is the hardware's (and vec_model's): scalar, a, b, dst. */
@@ -332,6 +448,8 @@ static int wsf_elem(struct wse_fast_df *df, struct wsf_chan *ch, bool is_move)
 	const struct vm_op *op = &o->op;
 	struct wsf_elem *e = &ch->e;
 	int r;
+	if (!is_move && op->op == VM_SPMACS)
+		return wsf_sp_elem(df, ch);
 	if (e->pend_send) {
 		if (!wsf_send(df, e->res))
 			return 0;
@@ -612,7 +730,8 @@ static bool wsf_read(struct wse_fast_df *df, unsigned a, uint32_t *v)
 		return true;
 	}
 	if (a < 0x60) {
-		*v = (df->bind_en >> (a & 31u) & 1u) << 31 | df->bind_task[a & 31u];
+		*v = (df->bind_en >> (a & 31u) & 1u) << 31 | (df->bind_cdata >> (a & 31u) & 1u) << 30 |
+		     df->bind_task[a & 31u];
 		return true;
 	}
 	if (a >= 0x80 && a < 0xc0) {
@@ -647,8 +766,11 @@ static bool wsf_write(struct wse_fast_df *df, unsigned a, uint32_t v)
 	if (a < 0x40)
 		return wsf_send(df, WSE_FAST_WAVELET(a >= 0x20, a & 31u, v));
 	if (a < 0x60) {
-		df->bind_en = (df->bind_en & ~(1u << (a & 31u))) | (v >> 31) << (a & 31u);
-		df->bind_task[a & 31u] = v & 63u;
+		unsigned c = a & 31u;
+		df->bind_en = (df->bind_en & ~(1u << c)) | (v >> 31) << c;
+		df->bind_cdata = (df->bind_cdata & ~(1u << c)) | (v >> 30 & 1u) << c;
+		df->bind_task[c] = v & 63u;
+		wsf_in_settle(df, c); /* control wavelets at the head, if no longer data */
 		return true;
 	}
 	if (a >= 0x80 && a < 0xc0) {

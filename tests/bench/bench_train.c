@@ -11,6 +11,15 @@
  *                                  (1,875 steps), then all 10,000 test images
  *   bench_train load               the time to open the device, load the
  *                                  kernel on every tile and write the routes
+ *   bench_train sparse STEPS       784-128-10, batch 32, SGD lr 0.05: cycles
+ *                                  of a step dense and at sparsities 0.5,
+ *                                  0.75, 0.9, 0.95 (fixed random masks,
+ *                                  sparse weight streams), the speed-ups and
+ *                                  the format's bound at 0.9
+ *   bench_train sparse-accuracy STEPS N
+ *                                  196-64-10 as `accuracy`, dense and at
+ *                                  sparsity 0.9: test accuracy on the first
+ *                                  N test images
  *
  * Prints "BENCH <name> <value> <unit>" lines. WSE_BENCH_URI picks the device
  * (default sim:board=sim-4x4), TR_FM_DIR the dataset. */
@@ -23,6 +32,7 @@
 #include <time.h>
 
 #include "fmnist.h"
+#include "sparse.h"
 #include "train_mesh.h"
 #include "train_ref.h"
 #include "wsehost.h"
@@ -323,6 +333,142 @@ static int bench_epoch(const char *fm)
 	return 0;
 }
 
+/* A fixed random mask of sparsity s per matrix (none for s = 0), the
+ * masked weights set to +0 as MemoryX keeps them; SGD then leaves them at
+ * +0 (their gradients are +0). Returns 0 or -1 (out of memory). */
+static int model_mask(struct model *md, float s, uint64_t seed)
+{
+	for (unsigned l = 0; l < md->net.nlayers && s > 0.0f; l++) {
+		size_t nw = (size_t)md->net.dims[l] * md->net.dims[l + 1];
+		float *mk = malloc(nw * 4);
+
+		if (!mk || sp_mask_random(nw, s, seed + l, mk))
+			return -1;
+		for (size_t k = 0; k < nw; k++)
+			md->net.w[l][k] *= mk[k];
+		md->net.mask[l] = mk;
+	}
+	return 0;
+}
+
+static void model_free(struct model *md)
+{
+	for (unsigned l = 0; l < md->net.nlayers; l++) {
+		free(md->net.w[l]);
+		free(md->net.b[l]);
+		free((void *)md->net.mask[l]);
+		free(md->g.dw[l]);
+		free(md->g.db[l]);
+		free(md->mom[2 * l]);
+		free(md->mom[2 * l + 1]);
+	}
+}
+
+/* Cycles of a 784-128-10 step (batch 32, examples in file order), dense
+ * over sparse, on the device (meant for wsemu-fast: the RTL engine has no
+ * sparse mode). */
+static int bench_sparse(const char *fm, unsigned steps)
+{
+	static const unsigned dims[] = { 784, 128, 10 };
+	static const float sp[] = { 0.0f, 0.5f, 0.75f, 0.9f, 0.95f };
+	const unsigned B = 32;
+	struct fm_data tr;
+	char err[512];
+	unsigned R, C;
+	double cyc[5], gemm[5], wav[5];
+
+	if (fm_load(fm, 1, 1, &tr, err, sizeof(err)))
+		return die("dataset", err);
+	struct train_mesh *m = open_mesh(2, dims, &R, &C);
+
+	if (!m)
+		return 1;
+	for (unsigned k = 0; k < 5; k++) {
+		struct model md;
+
+		model_init(&md, 2, dims, R, C);
+		if (model_mask(&md, sp[k], 77))
+			return die("masks", "out of memory");
+		cyc[k] = gemm[k] = wav[k] = 0;
+		for (unsigned s = 0; s < steps; s++) {
+			struct train_mesh_stats st;
+
+			if (train_mesh_pass(m, &md.net, tr.x + (size_t)s * B * 784, tr.y + (size_t)s * B,
+					    B, B, &md.g))
+				return die("pass", train_mesh_last_error(m));
+			model_sgd(&md, 0.05f, 0.0f);
+			train_mesh_get_stats(m, &st);
+			cyc[k] += st.cycles;
+			gemm[k] += st.gemm_cycles;
+			wav[k] += (double)st.weight_wavelets;
+			print_profile(&st);
+		}
+		fprintf(stderr, "sparsity %.2f: %.0f cycles a step (%.0f in streamed GEMMs), "
+			"%.0f weight wavelets\n", (double)sp[k], cyc[k] / steps, gemm[k] / steps,
+			wav[k] / steps);
+		model_free(&md);
+	}
+	printf("model 784-128-10, batch %u, %ux%u mesh, %u steps per sparsity\n", B, C, R, steps);
+	printf("BENCH sparse.cycles_dense %.0f cycles\n", cyc[0] / steps);
+	for (unsigned k = 1; k < 5; k++)
+		printf("BENCH sparse.speedup_%02.0f %.3f ratio (%.0f cycles a step; streamed GEMMs %.3f, "
+		       "weight wavelets %.3f)\n", (double)sp[k] * 100.0, cyc[0] / cyc[k],
+		       cyc[k] / steps, gemm[0] / gemm[k], wav[0] / wav[k]);
+	/* the format's bound: 1.25 wavelets per nonzero (docs/training-dataflow.md) */
+	printf("BENCH sparse.bound_90 %.3f ratio\n", 1.0 / (1.25 * (1.0 - 0.9)));
+	train_mesh_close(m);
+	fm_free(&tr);
+	return 0;
+}
+
+/* 196-64-10 (pooled) trained dense and at sparsity 0.9, then scored. */
+static int bench_sparse_accuracy(const char *fm, unsigned steps, unsigned neval)
+{
+	static const unsigned dims[] = { 196, 64, 10 };
+	static const float sp[] = { 0.0f, 0.9f };
+	const unsigned B = 32;
+	struct fm_data tr, te;
+	char err[512];
+	unsigned R, C;
+	double acc[2];
+
+	if (fm_load(fm, 1, 2, &tr, err, sizeof(err)) || fm_load(fm, 0, 2, &te, err, sizeof(err)))
+		return die("dataset", err);
+	struct train_mesh *m = open_mesh(2, dims, &R, &C);
+
+	if (!m)
+		return 1;
+	for (unsigned k = 0; k < 2; k++) {
+		struct model md;
+
+		model_init(&md, 2, dims, R, C);
+		if (model_mask(&md, sp[k], 78))
+			return die("masks", "out of memory");
+		for (unsigned s = 0; s < steps; s++) {
+			const float *x = tr.x + (size_t)(s * B % tr.n) * 196;
+			const uint8_t *y = tr.y + (s * B % tr.n);
+
+			if (train_mesh_pass(m, &md.net, x, y, B, B, &md.g))
+				return die("pass", train_mesh_last_error(m));
+			model_sgd(&md, 0.05f, 0.9f);
+		}
+		int64_t correct = eval_mesh(m, &md, &te, neval);
+
+		if (correct < 0)
+			return 1;
+		acc[k] = (double)correct / neval;
+		model_free(&md);
+	}
+	printf("model 196-64-10 (pooled 14x14), batch %u, SGD lr 0.05 momentum 0.9, %ux%u mesh, "
+	       "%u steps\n", B, C, R, steps);
+	printf("BENCH sparse.accuracy_dense %.4f ratio (first %u test images)\n", acc[0], neval);
+	printf("BENCH sparse.accuracy_90 %.4f ratio (first %u test images)\n", acc[1], neval);
+	train_mesh_close(m);
+	fm_free(&tr);
+	fm_free(&te);
+	return 0;
+}
+
 /* Open, kernel on every tile, routes: train_mesh_open, timed. */
 static int bench_load(const char *name)
 {
@@ -352,6 +498,11 @@ int main(int argc, char **argv)
 		return bench_epoch(fm);
 	if (argc >= 3 && !strcmp(argv[1], "load"))
 		return bench_load(argv[2]);
-	fprintf(stderr, "usage: bench_train gemm STEPS | accuracy STEPS EVAL_IMAGES | epoch | load NAME\n");
+	if (argc >= 3 && !strcmp(argv[1], "sparse"))
+		return bench_sparse(fm, (unsigned)atoi(argv[2]));
+	if (argc >= 4 && !strcmp(argv[1], "sparse-accuracy"))
+		return bench_sparse_accuracy(fm, (unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
+	fprintf(stderr, "usage: bench_train gemm STEPS | accuracy STEPS EVAL_IMAGES | epoch | load NAME"
+		" | sparse STEPS | sparse-accuracy STEPS EVAL_IMAGES\n");
 	return 2;
 }

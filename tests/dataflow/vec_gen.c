@@ -11,7 +11,15 @@
  * the operations are FMACS that keep off its destination (the ordering
  * contract): the firmware issues the move, runs the operations while the
  * feed trickles in, and checks the move's end only after them.
- *   vec_gen SEED NOPS move COLOR > vec_cases.h */
+ *   vec_gen SEED NOPS move COLOR > vec_cases.h
+ * With "sparse COLOR", the operations are SPMACS, each with one sparse
+ * share (docs/training-dataflow.md section 13) that the firmware sends on
+ * COLOR, looped back by the harness (tests/dataflow/fw/sparse.c): random
+ * masks from empty to fully kept, gaps with escapes, both chains (from
+ * the first product, and accumulating into dst), and shares the PE
+ * refuses (a slot out of range, a control wavelet where an index wavelet
+ * is due, b not on the fabric).
+ *   vec_gen SEED NOPS sparse COLOR > sparse_cases.h */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +66,143 @@ static void pick_mem(struct vm_dsd *d, uint32_t len0, uint32_t len1)
 	}
 }
 
+/* The wavelets of a share: appended to sw[]/sc[] at *n (and to the
+ * model's queue of color c). */
+static uint32_t sw[16384];
+static uint8_t sc[16384];
+static uint32_t nsw;
+
+static void put(struct vm_fabric *fab, unsigned c, uint32_t w, int ctrl)
+{
+	sw[nsw] = w;
+	sc[nsw++] = (uint8_t)ctrl;
+	fab->ctrl[c][fab->tail[c] % 1024u] = (uint8_t)ctrl;
+	fab->q[c][fab->tail[c]++ % 1024u] = w;
+}
+
+/* Encodes the kept slots slot[0..nk-1] (ascending) with values val[] as a
+ * share: gap codes four to an index wavelet (escapes for gaps of 255 and
+ * more, the last index wavelet padded with escapes), each followed by its
+ * values, the last value with the control bit; nk = 0: one control
+ * wavelet. bad_end: the last value without the control bit, then a
+ * control wavelet where an index wavelet is due. */
+static void encode(struct vm_fabric *fab, unsigned c, const uint32_t *slot,
+		   const uint32_t *val, uint32_t nk, int bad_end)
+{
+	uint32_t codes[4096], nc = 0, vi[4096], prev = 0;
+	if (nk == 0) {
+		put(fab, c, rnd(2) ? 0 : rnd(0xffffffffu), 1);
+		return;
+	}
+	for (uint32_t k = 0; k < nk; k++) {
+		uint32_t g = slot[k] - prev;
+		for (; g >= 255; g -= 255) {
+			vi[nc] = ~0u;
+			codes[nc++] = 255;
+		}
+		vi[nc] = k;
+		codes[nc++] = g;
+		prev = slot[k] + 1;
+	}
+	while (nc % 4) {
+		vi[nc] = ~0u;
+		codes[nc++] = 255;
+	}
+	for (uint32_t i = 0; i < nc; i += 4) {
+		put(fab, c, codes[i] | codes[i + 1] << 8 | codes[i + 2] << 16 | codes[i + 3] << 24, 0);
+		for (uint32_t j = i; j < i + 4; j++)
+			if (vi[j] != ~0u)
+				put(fab, c, val[vi[j]], vi[j] == nk - 1 && !bad_end);
+	}
+	if (bad_end)
+		put(fab, c, rnd(64), 1);
+}
+
+/* The sparse mode: SPMACS operations and their shares. */
+static int gen_sparse(int nops, unsigned c, const uint32_t *init, uint32_t *mem,
+		      struct vm_fabric *fab, uint32_t *flags)
+{
+	printf("/* dsd: base (word index or color), len0, stride0, len1, stride1, fabric;\n"
+	       " * the op's share: first wavelet and count in vg_sw */\n");
+	printf("static const struct vg_op { uint32_t opword; int32_t dsd[3][6]; uint32_t w0, nw; }"
+	       " vg_ops[] = {\n");
+	for (int n = 0; n < nops; n++) {
+		struct vm_op op;
+		memset(&op, 0, sizeof op);
+		op.op = VM_SPMACS;
+		op.rm = rnd(4) ? 0 : (int)rnd(5);
+		op.bmode = rnd(3) ? 0 : VM_SP_ACC;
+		uint32_t len0 = 1 + rnd(9), len1;
+		unsigned kind = rnd(10);
+		if (kind == 0) { /* long shares: gaps of 255 and more, escapes */
+			len1 = 256 + rnd(500);
+			pick_mem(&op.d, len0, 1);
+			pick_mem(&op.a, len0, 1);
+			op.d.len1 = op.a.len1 = len1;
+			op.d.st1 = op.a.st1 = 0;
+		} else {
+			len1 = 1 + rnd(rnd(3) ? 12 : 40);
+			pick_mem(&op.d, len0, len1);
+			if (rnd(2)) /* the kernel's form: one partial over every slot */
+				pick_mem(&op.d, len0, 1), op.d.len1 = len1, op.d.st1 = 0;
+			pick_mem(&op.a, len0, len1);
+		}
+		op.b.fab = 1;
+		op.b.base = c;
+		op.b.len0 = op.b.len1 = 1;
+		/* the mask: empty, sparse, half, dense, full */
+		static const uint32_t dens[6] = { 0, 5, 10, 50, 90, 100 };
+		uint32_t d = dens[rnd(6)], slot[1024], val[1024], nk = 0;
+		unsigned err = rnd(12); /* 0: slot out of range, 1: early control, 2: b in memory */
+		uint32_t lim = err == 0 ? len1 + 1 + rnd(300) : len1;
+		for (uint32_t j = 0; j < lim && nk < 1024; j++)
+			if (rnd(100) < d || (err == 0 && j == lim - 1))
+				slot[nk] = j, val[nk++] = init[rnd(WORDS)];
+		if (err == 1 && nk == 0)
+			slot[nk] = rnd(len1), val[nk++] = init[rnd(WORDS)];
+		uint32_t w0 = nsw;
+		if (err == 2) {
+			op.b.fab = 0;
+			op.b.base = rnd(WORDS);
+		} else {
+			encode(fab, c, slot, val, nk, err == 1);
+		}
+		if (vm_run(mem, WORDS, fab, &op, flags)) {
+			fprintf(stderr, "vec_gen: model popped an empty queue\n");
+			return 1;
+		}
+		if (fab->head[c] != fab->tail[c]) {
+			fprintf(stderr, "vec_gen: the model left %u wavelets of a share\n",
+				fab->tail[c] - fab->head[c]);
+			return 1;
+		}
+		uint32_t w = (uint32_t)op.op | 0u << 4 | 1u << 7 | 2u << 10 | (uint32_t)op.bmode << 13 |
+			     (uint32_t)op.rm << 22;
+		const struct vm_dsd *ds[3] = { &op.d, &op.a, &op.b };
+		printf("\t{ 0x%08xu, {", w);
+		for (int k = 0; k < 3; k++)
+			printf(" { %u, %u, %d, %u, %d, %d },", ds[k]->base, ds[k]->len0, ds[k]->st0,
+			       ds[k]->len1, ds[k]->st1, ds[k]->fab);
+		printf(" }, %u, %u },\n", w0, nsw - w0);
+	}
+	printf("};\n#define VG_NOPS %d\n#define VG_SPARSE_COLOR %uu\n", nops, c);
+	printf("/* the shares' wavelets: data, and bit 0 of vg_sc the control bit */\n");
+	printf("static const uint32_t vg_sw[%u] = {", nsw ? nsw : 1);
+	for (uint32_t i = 0; i < nsw; i++)
+		printf("%s0x%08xu,", i % 8 ? " " : "\n\t", sw[i]);
+	printf("%s\n};\nstatic const uint8_t vg_sc[%u] = {", nsw ? "" : " 0", nsw ? nsw : 1);
+	for (uint32_t i = 0; i < nsw; i++)
+		printf("%s%u,", i % 32 ? "" : "\n\t", sc[i]);
+	printf("%s\n};\n", nsw ? "" : " 0");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int move = argc == 5 && strcmp(argv[3], "move") == 0;
-	if (argc != 3 && !move) {
-		fprintf(stderr, "usage: vec_gen SEED NOPS [move COLOR]\n");
+	int sparse = argc == 5 && strcmp(argv[3], "sparse") == 0;
+	if (argc != 3 && !move && !sparse) {
+		fprintf(stderr, "usage: vec_gen SEED NOPS [move COLOR | sparse COLOR]\n");
 		return 2;
 	}
 	struct vm_op mv;
@@ -96,9 +236,13 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < WORDS; i++)
 		printf("%s0x%08xu,", i % 8 ? " " : "\n\t", init[i]);
 	printf("\n};\n");
-	printf("/* dsd: base (word index or color), len0, stride0, len1, stride1, fabric */\n");
-	printf("static const struct vg_op { uint32_t opword, scalar; int32_t dsd[3][6]; } vg_ops[] = {\n");
-	for (int n = 0; n < nops; n++) {
+	if (sparse && gen_sparse(nops, (unsigned)atoi(argv[4]) & 31u, init, mem, &fab, &flags))
+		return 1;
+	if (!sparse)
+		printf("/* dsd: base (word index or color), len0, stride0, len1, stride1, fabric */\n"
+		       "static const struct vg_op { uint32_t opword, scalar; int32_t dsd[3][6]; }"
+		       " vg_ops[] = {\n");
+	for (int n = 0; n < nops && !sparse; n++) {
 		struct vm_op op;
 	again:
 		memset(&op, 0, sizeof op);
@@ -156,7 +300,8 @@ int main(int argc, char **argv)
 			       ds[k]->len1, ds[k]->st1, ds[k]->fab);
 		printf(" } },\n");
 	}
-	printf("};\n#define VG_NOPS %d\n", nops);
+	if (!sparse)
+		printf("};\n#define VG_NOPS %d\n", nops);
 	if (move) {
 		unsigned c = mv.a.base;
 		for (uint32_t k = 0; k < MOVE_LEN0 * MOVE_LEN1; k++)
@@ -173,7 +318,7 @@ int main(int argc, char **argv)
 	printf("static const uint32_t vg_expect[%u] = {", WORDS);
 	for (uint32_t i = 0; i < WORDS; i++)
 		printf("%s0x%08xu,", i % 8 ? " " : "\n\t", mem[i]);
-	printf("\n};\n#define VG_FLAGS 0x%02xu\n", flags);
+	printf("\n};\n#define VG_FLAGS 0x%03xu\n", flags);
 	printf("static const uint32_t vg_left[32] = {");
 	for (unsigned k = 0; k < 32; k++)
 		printf("%s%u", k ? ", " : " ", pending[k]);

@@ -2,12 +2,19 @@
 #include "vec_model.h"
 #include "fpu_model.h"
 
-static int pop(struct vm_fabric *f, unsigned c, uint32_t *v)
+static int pop_ctrl(struct vm_fabric *f, unsigned c, uint32_t *v, int *ctrl)
 {
 	if (f->head[c] == f->tail[c])
 		return -1;
+	*ctrl = f->ctrl[c][f->head[c] % 1024u];
 	*v = f->q[c][f->head[c]++ % 1024u];
 	return 0;
+}
+
+static int pop(struct vm_fabric *f, unsigned c, uint32_t *v)
+{
+	int ctrl;
+	return pop_ctrl(f, c, v, &ctrl);
 }
 
 static uint32_t addr(const struct vm_dsd *d, uint32_t i0, uint32_t i1, uint32_t words)
@@ -27,9 +34,59 @@ uint32_t vm_elem(int op, int rm, uint32_t a, uint32_t b, uint32_t d, uint32_t *f
 	}
 }
 
+/* VM_SPMACS: one sparse share from b's color (see vec_model.h). */
+static int sp_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
+		  const struct vm_op *op, uint32_t *flags)
+{
+	if (!op->b.fab || op->a.fab || op->d.fab) {
+		*flags |= VM_FLAG_SPARSE;
+		return 0;
+	}
+	unsigned c = op->b.base & 31u;
+	uint32_t n = op->d.len1, pos = 0, w, v;
+	int ctrl, first = op->bmode != VM_SP_ACC;
+	for (int start = 1;; start = 0) {
+		if (pop_ctrl(fab, c, &w, &ctrl))
+			return -1;
+		if (ctrl) {
+			if (start && op->bmode != VM_SP_ACC) /* an empty share: the partial is +0 */
+				for (uint32_t i0 = 0; i0 < op->d.len0; i0++)
+					mem[addr(&op->d, i0, 0, words)] = 0;
+			else if (!start) /* a control wavelet where an index wavelet is due */
+				*flags |= VM_FLAG_SPARSE;
+			return 0;
+		}
+		for (unsigned k = 0; k < 4; k++) {
+			uint32_t code = w >> (8 * k) & 0xffu;
+			pos += code;
+			if (code == VM_SP_ESC)
+				continue;
+			if (pop_ctrl(fab, c, &v, &ctrl))
+				return -1;
+			if (pos >= n) {
+				*flags |= VM_FLAG_SPARSE;
+			} else {
+				for (uint32_t i0 = 0; i0 < op->d.len0; i0++) {
+					uint32_t da = addr(&op->d, i0, pos, words), fl = 0;
+					uint32_t a = mem[addr(&op->a, i0, pos, words)];
+					mem[da] = vm_elem(first ? VM_FMULS : VM_FMACS, op->rm, a, v, mem[da],
+							  &fl);
+					*flags |= fl;
+				}
+				first = 0;
+			}
+			pos++;
+			if (ctrl)
+				return 0;
+		}
+	}
+}
+
 int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
 	   const struct vm_op *op, uint32_t *flags)
 {
+	if (op->op == VM_SPMACS)
+		return sp_run(mem, words, fab, op, flags);
 	int useb = op->op == VM_FADDS || op->op == VM_FMULS || op->op == VM_FMACS ||
 		   op->op == VM_FMAXS;
 	int addend = op->op == VM_FMACS && op->bmode == VM_B_ADDEND;
@@ -72,6 +129,7 @@ int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
 			*flags |= fl;
 			if (op->d.fab) {
 				unsigned c = op->d.base & 31u;
+				fab->ctrl[c][fab->tail[c] % 1024u] = 0;
 				fab->q[c][fab->tail[c]++ % 1024u] = r;
 			} else {
 				mem[addr(&op->d, i0, i1, words)] = r;

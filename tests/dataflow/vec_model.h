@@ -8,7 +8,25 @@
 
 #include <stdint.h>
 
-enum { VM_FMOVS = 0, VM_FADDS, VM_FMULS, VM_FMACS, VM_FMAXS, VM_RELU };
+enum { VM_FMOVS = 0, VM_FADDS, VM_FMULS, VM_FMACS, VM_FMAXS, VM_RELU, VM_SPMACS };
+/* VM_SPMACS (docs/pe-programming.md, "Sparse streams"): b is a fabric
+ * descriptor carrying one sparse share (docs/training-dataflow.md section
+ * 13); dst (memory, LEN0 x LEN1 = tokens x slots) and a (memory) are
+ * addressed at (i0, slot). For each value, at the slot its gap codes name,
+ * one pass: dst = a * value (the share's first value), else dst = fma(a,
+ * value, dst). An empty share (one control wavelet) writes +0 to the pass
+ * at slot 0. With bmode VM_SP_ACC every value is fma(a, value, dst) and an
+ * empty share writes nothing (a chain from what dst holds). A malformed
+ * share or operand types the mode does not take set VM_FLAG_SPARSE
+ * (below). */
+#define VM_SP_ACC 1
+/* Sticky flag of the engine (VFLAGS bit 8): a sparse share the PE refuses:
+ * a value at a slot >= LEN1 (not computed), a control wavelet where an
+ * index wavelet is due (the share ends there), or an SPMACS whose b is not
+ * on the fabric or whose dst or a is (nothing done). */
+#define VM_FLAG_SPARSE 0x100u
+/* Gap codes of a sparse share: 255 skips 255 slots without a value. */
+#define VM_SP_ESC 255u
 /* VM_B_ADDEND: FMACS computes dst = b + a * scalar (dst not read); any
  * other operation takes the scalar as B, as with VM_B_SCALAR. */
 enum { VM_B_VEC = 0, VM_B_SCALAR, VM_B_PERPASS, VM_B_ADDEND };
@@ -26,9 +44,11 @@ struct vm_op {
 	uint32_t scalar;
 };
 
-/* A fabric FIFO per color: wavelets the engine sends, in order, and pops. */
+/* A fabric FIFO per color: wavelets the engine sends, in order, and pops;
+ * ctrl[c][k] is the control bit of q[c][k] (the engine sends data). */
 struct vm_fabric {
 	uint32_t q[32][1024];
+	uint8_t ctrl[32][1024];
 	unsigned head[32], tail[32];
 };
 

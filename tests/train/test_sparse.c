@@ -710,9 +710,6 @@ static void test_api_refusals(void **state)
 	expect_refused(&s, WSE_ERROR_INVALID_PARAM, "[0, 1)");
 	s.sparsity = NAN;
 	expect_refused(&s, WSE_ERROR_INVALID_PARAM, "sparsity");
-	s.sparsity = 0.5f;
-	s.backend = "mesh";
-	expect_refused(&s, WSE_ERROR_NOT_SUPPORTED, "host-reference backend only");
 
 	/* the params file */
 	const char *pf = tr_path(dir, "sp.params");

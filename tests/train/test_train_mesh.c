@@ -10,6 +10,7 @@
 #include <wsemu/wse_mlp_abi.h>
 
 #include "fmnist.h"
+#include "sparse.h"
 #include "train_mesh.h"
 #include "train_ref.h"
 #include "wsehost.h"
@@ -396,24 +397,24 @@ static const char *fm_dir(void)
 }
 
 /* Write a params file for backend (mesh or host-reference). */
-static void write_params(const char *path, const char *opt, const char *backend,
-			 const char *device)
+static void write_params(const char *path, const char *layers, const char *opt,
+			 const char *backend, const char *device)
 {
 	const char *mesh = getenv("WSE_TEST_MESH");
 	FILE *f = fopen(path, "w");
 
 	assert_non_null(f);
-	fprintf(f, "model.layers = 196, 16, 10\nmodel.init_seed = 5\ndata.dir = %s\n"
+	fprintf(f, "model.layers = %s\nmodel.init_seed = 5\ndata.dir = %s\n"
 		   "data.pool = 2\ndata.shuffle = 1\ndata.shuffle_seed = 3\n"
 		   "train.batch_size = 16\n%s\nruntime.backend = %s\n"
 		   "runtime.device = %s\nruntime.mesh = %s\n",
-		fm_dir(), opt, backend, device, mesh && *mesh ? mesh : "4x4");
+		layers, fm_dir(), opt, backend, device, mesh && *mesh ? mesh : "4x4");
 	fclose(f);
 }
 
 /* After every one of 10 steps: loss, weights, biases and optimizer state
  * of the mesh run equal the host-reference run bit for bit. */
-static void check_steps(const char *opt)
+static void check_steps(const char *layers, const char *opt)
 {
 	char pm[] = "/tmp/wsemesh-XXXXXX", path[64], err[768];
 	wse_train *tm, *tr;
@@ -421,20 +422,20 @@ static void check_steps(const char *opt)
 
 	assert_non_null(mkdtemp(pm));
 	snprintf(path, sizeof(path), "%s/mesh.params", pm);
-	write_params(path, opt, "mesh", uri());
+	write_params(path, layers, opt, "mesh", uri());
 	if (wse_train_create(&tm, path, &o, err, sizeof(err))) {
 		print_error("%s\n", err);
 		fail();
 	}
 	assert_string_equal(wse_train_backend(tm), "mesh");
 	snprintf(path, sizeof(path), "%s/ref.params", pm);
-	write_params(path, opt, "host-reference", uri());
+	write_params(path, layers, opt, "host-reference", uri());
 	assert_int_equal(wse_train_create(&tr, path, &o, err, sizeof(err)), 0);
 	wse_train *tf = NULL; /* the cross-check on the functional model */
 
 	if (uri_fast()) {
 		snprintf(path, sizeof(path), "%s/fast.params", pm);
-		write_params(path, opt, "mesh", uri_fast());
+		write_params(path, layers, opt, "mesh", uri_fast());
 		if (wse_train_create(&tf, path, &o, err, sizeof(err))) {
 			print_error("%s\n", err);
 			fail();
@@ -506,13 +507,205 @@ static void check_steps(const char *opt)
 static void api_steps_sgd(void **state)
 {
 	(void)state;
-	check_steps("optimizer.name = sgd\noptimizer.lr = 0.1\noptimizer.momentum = 0.9");
+	check_steps("196, 16, 10", "optimizer.name = sgd\noptimizer.lr = 0.1\noptimizer.momentum = 0.9");
 }
 
 static void api_steps_adam(void **state)
 {
 	(void)state;
-	check_steps("optimizer.name = adamw\noptimizer.lr = 0.003\noptimizer.weight_decay = 0.01");
+	check_steps("196, 16, 10",
+		    "optimizer.name = adamw\noptimizer.lr = 0.003\noptimizer.weight_decay = 0.01");
+}
+
+/* ---- sparse weight streams (docs/training-dataflow.md section 13) ---- */
+
+/* One pass of nb with masks mk[l] (NULL: dense) on the device: loss,
+ * predictions and every gradient equal the reference's bit for bit (the
+ * gradients of masked weights +0); the link bytes by category: the kept
+ * weights of the forward and backward-inputs streams, and, in a forward
+ * pass of the same model, index wavelets, weights, biases and empty shares
+ * as sp_stream_bytes() counts them (a layer without a mask: no index
+ * wavelet, no empty share). */
+static void sparse_pass_of(struct train_mesh *m, struct net_buf *nb, unsigned B, float **mk,
+			   const char *what)
+{
+	unsigned L = nb->net.nlayers, R = nb->net.rows;
+	const unsigned *dims = nb->net.dims;
+	struct train_ref_out om, orf, of;
+	struct train_mesh_stats st;
+	uint64_t kept_f = 0, kept_b = 0;
+	struct sp_stream_bytes sb, sum = { 0 };
+
+	for (unsigned l = 0; l < L; l++) {
+		size_t n = (size_t)dims[l] * dims[l + 1], k = 0;
+
+		nb->net.mask[l] = mk[l];
+		for (size_t q = 0; q < n; q++)
+			k += !mk[l] || mk[l][q] != 0.0f;
+		kept_f += k;
+		kept_b += l ? k : 0;
+		assert_int_equal(sp_stream_bytes(dims[l + 1], dims[l], mk[l], R, &sb), 0);
+		if (!mk[l]) /* a layer with no mask is streamed dense */
+			sb.index = sb.empty = 0;
+		sum.index += sb.index;
+		sum.weights += sb.weights;
+		sum.biases += sb.biases;
+		sum.empty += sb.empty;
+	}
+	alloc_out(&om, &nb->net);
+	alloc_out(&orf, &nb->net);
+	int rc = train_mesh_pass(m, &nb->net, nb->x, nb->y, B, B, &om);
+
+	if (rc)
+		print_error("%s\n", train_mesh_last_error(m));
+	assert_int_equal(rc, 0);
+	assert_int_equal(train_ref_pass(&nb->net, nb->x, nb->y, B, B, &orf), 0);
+	train_mesh_get_stats(m, &st);
+	print_message("%s: loss %.6f (0x%08x), %u correct, %u cycles, %llu weight wavelets\n", what,
+		      (double)om.loss, bits(om.loss), om.correct, st.cycles,
+		      (unsigned long long)st.weight_wavelets);
+	assert_int_equal(bits(om.loss_sum), bits(orf.loss_sum));
+	assert_int_equal(om.correct, orf.correct);
+	for (unsigned l = 0; l < L; l++) {
+		same_bits("weight gradients", l, om.dw[l], orf.dw[l], (size_t)dims[l] * dims[l + 1]);
+		same_bits("bias gradients", l, om.db[l], orf.db[l], dims[l + 1]);
+	}
+	assert_int_equal(st.bytes[TM_WEIGHTS], 4 * (kept_f + kept_b));
+	assert_int_equal(st.bytes[TM_BIASES], sum.biases);
+	/* forward only: the stream is exactly the formula's */
+	memset(&of, 0, sizeof(of));
+	assert_int_equal(train_mesh_pass(m, &nb->net, nb->x, nb->y, B, B, &of), 0);
+	assert_int_equal(bits(of.loss_sum), bits(orf.loss_sum));
+	train_mesh_get_stats(m, &st);
+	assert_int_equal(st.bytes[TM_INDEX], sum.index);
+	assert_int_equal(st.bytes[TM_WEIGHTS], sum.weights);
+	assert_int_equal(st.bytes[TM_BIASES], sum.biases);
+	assert_int_equal(st.bytes[TM_EMPTY], sum.empty);
+	free_out(&om, L);
+	free_out(&orf, L);
+}
+
+static struct train_mesh *sparse_open(unsigned L, const unsigned *dims, unsigned B,
+				      struct net_buf *nb, uint64_t seed)
+{
+	struct train_mesh *m;
+	unsigned R, C;
+	char err[512];
+
+	if (train_mesh_open(&m, uri(), L, dims, B, 300000, &R, &C, err, sizeof(err))) {
+		print_error("%s\n", err);
+		fail();
+	}
+	make_net(nb, L, dims, R, C, B, seed);
+	return m;
+}
+
+/* 196-64-10 at batch 32, random masks at sparsities 0, 0.5, 0.9, 0.99
+ * (0: no mask, the dense stream). */
+static void sparse_passes(void **state)
+{
+	(void)state;
+	static const unsigned dims[] = { 196, 64, 10 };
+	static const float sp[] = { 0.0f, 0.5f, 0.9f, 0.99f };
+	struct net_buf nb;
+	struct train_mesh *m = sparse_open(2, dims, 32, &nb, 21);
+
+	for (unsigned k = 0; k < sizeof(sp) / sizeof(sp[0]); k++) {
+		float *mk[2] = { NULL, NULL };
+		char what[64];
+
+		for (unsigned l = 0; l < 2 && sp[k] > 0.0f; l++) {
+			size_t n = (size_t)dims[l] * dims[l + 1];
+
+			mk[l] = malloc(n * sizeof(float));
+			assert_int_equal(sp_mask_random(n, sp[k], 100 + l + k, mk[l]), 0);
+		}
+		snprintf(what, sizeof(what), "196-64-10, sparsity %.2f", (double)sp[k]);
+		sparse_pass_of(m, &nb, 32, mk, what);
+		free(mk[0]);
+		free(mk[1]);
+	}
+	free_net(&nb);
+	train_mesh_close(m);
+}
+
+/* Crafted masks on a small model with rows that hold no input feature
+ * (3 inputs on the mesh's rows): a fully dense mask streamed sparse (the
+ * dense bits), output rows with no kept weight, an all-zero matrix (the
+ * logits are the biases), one kept weight per matrix. */
+static void sparse_small_crafted(void **state)
+{
+	(void)state;
+	static const unsigned dims[] = { 3, 6, 5 };
+	struct net_buf nb;
+	struct train_mesh *m = sparse_open(2, dims, 7, &nb, 22);
+	float m0[18], m1[30];
+	float *mk[2] = { m0, m1 };
+
+	for (unsigned q = 0; q < 18; q++)
+		m0[q] = 1.0f;
+	for (unsigned q = 0; q < 30; q++)
+		m1[q] = 1.0f;
+	sparse_pass_of(m, &nb, 7, mk, "fully dense masks");
+	for (unsigned q = 0; q < 3; q++)
+		m0[3 * 2 + q] = m0[3 * 4 + q] = 0.0f; /* outputs 2 and 4: no kept weight */
+	for (unsigned q = 0; q < 30; q++)
+		m1[q] = 0.0f;
+	sparse_pass_of(m, &nb, 7, mk, "empty rows, an all-zero matrix");
+	for (unsigned q = 0; q < 18; q++)
+		m0[q] = q == 10 ? 1.0f : 0.0f;
+	m1[29] = 1.0f;
+	sparse_pass_of(m, &nb, 7, mk, "one kept weight per matrix");
+	free_net(&nb);
+	train_mesh_close(m);
+}
+
+/* An index out of range in a share: the PE flags it, the host reports it
+ * with the tile; the next pass is right again. */
+static void sparse_small_fault(void **state)
+{
+	(void)state;
+	static const unsigned dims[] = { 64, 16, 10 };
+	struct net_buf nb;
+	struct train_mesh *m = sparse_open(2, dims, 16, &nb, 23);
+	float *mk[2];
+	struct train_ref_out om;
+
+	for (unsigned l = 0; l < 2; l++) {
+		size_t n = (size_t)dims[l] * dims[l + 1];
+
+		mk[l] = malloc(n * sizeof(float));
+		assert_int_equal(sp_mask_random(n, 0.5f, 7 + l, mk[l]), 0);
+		nb.net.mask[l] = mk[l];
+	}
+	alloc_out(&om, &nb.net);
+	train_mesh_fault_sparse(m, 0);
+	assert_int_equal(train_mesh_pass(m, &nb.net, nb.x, nb.y, 16, 16, &om), WSE_ERROR_DEVICE);
+	print_message("refused: %s\n", train_mesh_last_error(m));
+	assert_non_null(strstr(train_mesh_last_error(m), "refused a sparse weight stream"));
+	assert_non_null(strstr(train_mesh_last_error(m), ",0)"));
+	free_out(&om, 2);
+	sparse_pass_of(m, &nb, 16, mk, "the pass after the fault");
+	free(mk[0]);
+	free(mk[1]);
+	free_net(&nb);
+	train_mesh_close(m);
+}
+
+/* 10 steps of 196-64-10 through the API at each sparsity: loss, weights,
+ * masks and optimizer state equal the reference's after every step. */
+static void sparse_steps(void **state)
+{
+	(void)state;
+	static const char *const sp[] = { "0", "0.5", "0.9", "0.99" };
+	char opt[160];
+
+	for (unsigned k = 0; k < 4; k++) {
+		snprintf(opt, sizeof(opt),
+			 "optimizer.name = sgd\noptimizer.lr = 0.1\noptimizer.momentum = 0.9\n"
+			 "model.sparsity = %s\nmodel.sparsity_seed = 9", sp[k]);
+		check_steps("196, 64, 10", opt);
+	}
 }
 
 int main(void)
@@ -528,6 +721,10 @@ int main(void)
 		cmocka_unit_test(full_196_64_10),
 		cmocka_unit_test(api_steps_sgd),
 		cmocka_unit_test(api_steps_adam),
+		cmocka_unit_test(sparse_passes),
+		cmocka_unit_test(sparse_small_crafted),
+		cmocka_unit_test(sparse_small_fault),
+		cmocka_unit_test(sparse_steps),
 	};
 
 	/* TM_FILTER: run only the tests matching; TM_SKIP: skip those matching

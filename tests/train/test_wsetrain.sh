@@ -51,8 +51,6 @@ expect 1 "bad.params:10: optimizer.lr = 'fast'" "$WSETRAIN" --params "$W/bad.par
 expect 1 "cannot open" "$WSETRAIN" --params "$W/missing.params" --model-dir "$W/x" --num-steps 5
 { cat "$W/p.params"; echo "model.sparsity = 1"; } > "$W/sp1.params"
 expect 1 "model.sparsity = '1': must be a number in [0, 1)" "$WSETRAIN" --params "$W/sp1.params" --model-dir "$W/x" --num-steps 5
-{ grep -v '^runtime.backend' "$W/p.params"; echo "model.sparsity = 0.9"; echo "runtime.backend = mesh"; } > "$W/spmesh.params"
-expect 1 "sparse training runs on the host-reference backend only" "$WSETRAIN" --params "$W/spmesh.params" --model-dir "$W/x" --num-steps 5
 mkdir -p "$W/fm-missing" "$W/fm-trunc" "$W/fm-magic"
 sed "s|^data.dir = .*|data.dir = $W/fm-missing|" "$W/p.params" > "$W/nodata.params"
 expect 1 "fm-missing/train-images-idx3-ubyte.gz: cannot open" "$WSETRAIN" --params "$W/nodata.params" --model-dir "$W/x" --num-steps 5

@@ -779,9 +779,9 @@ static int spec_apply(wse_train *t, const struct wse_train_spec *s)
 	p->sparsity = s->sparsity;
 	p->sparsity_seed = s->sparsity_seed;
 	p->prune_step = s->prune_step;
-	if (p->sparsity > 0.0f && (be != &train_backend_ref || t->devs))
+	if (p->sparsity > 0.0f && ((be != &train_backend_ref && be != &train_backend_mesh) || t->devs))
 		return tr_fail(t, WSE_ERROR_NOT_SUPPORTED,
-			       "spec.sparsity (model.sparsity) = %g: sparse training runs on the host-reference backend only; the %s backend lacks the sparse weight stream (the PEs' index-tagged vector-engine mode is not built yet)",
+			       "spec.sparsity (model.sparsity) = %g: sparse training runs on the host-reference and mesh backends of one device; the %s backend does not stream masks",
 			       (double)p->sparsity, t->devs ? t->devs->name : be->name);
 	return 0;
 }

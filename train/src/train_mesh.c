@@ -27,6 +27,7 @@
 #include <wsemu/wse_mlp_abi.h>
 #include <wsemu/wse_regs.h>
 
+#include "sparse.h"
 #include "train_backend.h"
 #include "train_time.h"
 #include "wse_route.h"
@@ -53,6 +54,7 @@ struct train_mesh {
 	uint32_t params_addr, heap_lo, heap_hi;
 	struct train_mesh_stats st;
 	struct wse_mlp_params *written; /* per tile: the block last written */
+	unsigned fault_layer; /* train_mesh_fault_sparse(): layer + 1, or 0 */
 	char err[512];
 };
 
@@ -300,6 +302,12 @@ void train_mesh_close(struct train_mesh *m)
 	free(m);
 }
 
+void train_mesh_fault_sparse(struct train_mesh *m, unsigned layer)
+{
+	if (m)
+		m->fault_layer = layer + 1;
+}
+
 const char *train_mesh_last_error(const struct train_mesh *m)
 {
 	return m ? m->err : "";
@@ -330,7 +338,7 @@ static float u2f(uint32_t u)
 
 /* Write each tile's parameter block where it changed since the last pass. */
 static int write_params(struct train_mesh *m, const struct layout *lo, unsigned B,
-			unsigned norm, uint32_t mode)
+			unsigned norm, uint32_t mode, uint32_t sparse)
 {
 	int r = 0;
 
@@ -343,6 +351,7 @@ static int write_params(struct train_mesh *m, const struct layout *lo, unsigned 
 			p.y = y;
 			p.nvalid = B > c ? (B - c + m->C - 1) / m->C : 0;
 			p.inv_n = f2u(1.0f / (float)norm);
+			p.sparse = sparse;
 			if (!memcmp(&p, w, sizeof(p)))
 				continue;
 			memset(w, 0, sizeof(*w));
@@ -553,39 +562,104 @@ static int stream_batch(struct train_mesh *m, struct tm_streams *q, unsigned n0,
  * consumption rate. */
 #define TM_PIECE 8u
 
+/* Wavelets a sparse share of at most n slots may take: a value and a code
+ * per slot, the escapes, the index wavelets' rounding. */
+static size_t share_cap(unsigned n)
+{
+	return 2u * (size_t)n + n / 255u + 8u;
+}
+
+/* Row y's sparse share of feature f (docs/training-dataflow.md section 13)
+ * into wv at *nw, counted by category: forward, the kept W[f][k] of k = y,
+ * y+R, ... and the bias at f's owner; transposed, the kept W[k][f] of every
+ * k (slots k, R taken as 1, no bias), col[] room for a column. */
+static int sparse_share(struct train_mesh *m, unsigned layer, const float *W, const float *mask,
+			const float *bias, unsigned n_in, unsigned n_out, int transposed,
+			unsigned f, unsigned y, float *col, uint64_t *wv, size_t *nw)
+{
+	struct sp_wavelet sw[share_cap(transposed ? n_out : n_in) + 1];
+	int n;
+	uint64_t kept = 0;
+
+	if (transposed) {
+		float *cm = col + n_out;
+
+		for (unsigned k = 0; k < n_out; k++) {
+			col[k] = W[(size_t)k * n_in + f];
+			cm[k] = mask[(size_t)k * n_in + f];
+			kept += cm[k] != 0.0f;
+		}
+		n = sp_share_encode(n_out, 1, 0, col, cm, NULL, sw, sizeof(sw) / sizeof(sw[0]));
+	} else {
+		for (unsigned k = y; k < n_in; k += m->R)
+			kept += mask[(size_t)f * n_in + k] != 0.0f;
+		n = sp_share_encode(n_in, m->R, y, W + (size_t)f * n_in, mask + (size_t)f * n_in,
+				    bias && f % m->R == y ? &bias[f] : NULL, sw,
+				    sizeof(sw) / sizeof(sw[0]));
+	}
+	if (n < 0)
+		return n;
+	/* train_mesh_fault_sparse(): the first gap code of the layer's first
+	 * forward share of row 0 pushed out of range */
+	if (m->fault_layer == layer + 1 && !transposed && f == 0 && y == 0 && n > 1) {
+		sw[0].data = (sw[0].data & ~0xffu) | 254u;
+		m->fault_layer = 0;
+	}
+	for (int k = 0; k < n; k++)
+		wv[(*nw)++] = wse_wavelet(sw[k].data, WSE_MLP_C_WEIGHTS, sw[k].ctrl);
+	uint64_t b = bias && !transposed && f % m->R == y ? 1 : 0;
+	m->st.bytes[TM_WEIGHTS] += 4 * kept;
+	m->st.bytes[TM_BIASES] += 4 * b;
+	if (n == 1 && kept + b == 0)
+		m->st.bytes[TM_EMPTY] += 4;
+	else
+		m->st.bytes[TM_INDEX] += 4 * ((uint64_t)n - kept - b);
+	return 0;
+}
+
 /* Stream one weight matrix. Forward (W[f][k], f an output feature): for
  * every feature f, row r gets W[f][k] for k = r, r+R, ... < n_in, then the
  * bias of f at f's owner row. transposed (backward inputs, f an input
  * feature): f's owner row f mod R alone gets W[k][f] for every k = 0 ..
- * n_out-1. Each row's wavelets of f go out in pieces of TM_PIECE, rows
- * taking turns. */
-static int stream_weights(struct train_mesh *m, struct tm_streams *q, const float *W,
-			  const float *bias, unsigned n_in, unsigned n_out, int transposed)
+ * n_out-1. With a mask, each row's part is its sparse share instead
+ * (sparse_share). Each row's wavelets of f go out in pieces of TM_PIECE,
+ * rows taking turns. */
+static int stream_weights(struct train_mesh *m, struct tm_streams *q, unsigned layer,
+			  const float *W, const float *bias, const float *mask, unsigned n_in,
+			  unsigned n_out, int transposed)
 {
 	unsigned R = m->R, nf = transposed ? n_in : n_out, nk = transposed ? n_out : n_in;
 	unsigned kstep = transposed ? 1 : R; /* a row's share: every k, or every R-th */
-	size_t total = (size_t)nf * nk + (bias ? nf : 0);
-	/* pieces of one feature: a row holds at most nk weights and a bias */
-	size_t per_f = (size_t)R * ((nk + 1 + TM_PIECE - 1) / TM_PIECE);
+	/* a row holds at most nk weights and a bias, or a share of them */
+	size_t per_row = mask ? share_cap(nk + 1) : (size_t)nk + 1;
+	size_t total = mask ? (size_t)nf * R * per_row : (size_t)nf * nk + (bias ? nf : 0);
+	size_t per_f = (size_t)R * ((per_row + TM_PIECE - 1) / TM_PIECE);
 	uint64_t *wv = malloc(total * sizeof(uint64_t));
 	struct wse_stream_chunk *ch = malloc((size_t)nf * per_f * sizeof(*ch));
 	size_t *start = malloc(((size_t)R + 1) * sizeof(*start));
+	float *col = mask && transposed ? malloc(2 * (size_t)n_out * sizeof(float)) : NULL;
 	size_t nw = 0, nc = 0;
-	int r;
+	int r = 0;
 
-	if (!wv || !ch || !start) {
+	if (!wv || !ch || !start || (mask && transposed && !col)) {
 		free(wv);
 		free(ch);
 		free(start);
+		free(col);
 		return WSE_ERROR_NO_MEM;
 	}
-	for (unsigned f = 0; f < nf; f++) {
+	for (unsigned f = 0; f < nf && !r; f++) {
 		size_t base = nw, left = 0;
 
-		for (unsigned y = 0; y < R; y++) {
+		for (unsigned y = 0; y < R && !r; y++) {
 			start[y] = nw;
 			if (transposed && f % R != y)
 				continue;
+			if (mask) {
+				r = sparse_share(m, layer, W, mask, bias, n_in, n_out, transposed, f, y,
+						 col, wv, &nw);
+				continue;
+			}
 			for (unsigned k = transposed ? 0 : y; k < nk; k += kstep) {
 				float w = transposed ? W[(size_t)k * n_in + f] : W[(size_t)f * n_in + k];
 
@@ -609,13 +683,17 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, const floa
 				left -= n;
 			}
 	}
-	r = tm_stream_in(m, q, ch, nc);
-	m->st.bytes[TM_WEIGHTS] += 4ull * nf * nk;
-	m->st.bytes[TM_BIASES] += bias ? 4ull * nf : 0;
-	m->st.weight_wavelets += total;
+	if (!r)
+		r = tm_stream_in(m, q, ch, nc);
+	if (!mask) {
+		m->st.bytes[TM_WEIGHTS] += 4ull * nf * nk;
+		m->st.bytes[TM_BIASES] += bias ? 4ull * nf : 0;
+	}
+	m->st.weight_wavelets += nw;
 	free(wv);
 	free(ch);
 	free(start);
+	free(col);
 	return r;
 }
 
@@ -664,9 +742,13 @@ static int collect_grads(struct train_mesh *m, const struct train_ref_net *net, 
 	size_t q = 0;
 	unsigned ni = net->dims[l], no = net->dims[l + 1];
 
+	const float *mask = net->mask[l];
+
 	for (unsigned o = 0; o < no; o++) {
-		for (unsigned i = r; i < ni; i += m->R)
-			out->dw[l][(size_t)o * ni + i] = u2f(wse_wavelet_data(buf[q++]));
+		/* the gradients of masked weights are dropped (+0) */
+		for (unsigned i = r; i < ni; i += m->R, q++)
+			out->dw[l][(size_t)o * ni + i] = mask && mask[(size_t)o * ni + i] == 0.0f
+				? 0.0f : u2f(wse_wavelet_data(buf[q]));
 		if (o % m->R == r)
 			out->db[l][o] = u2f(wse_wavelet_data(buf[q++]));
 	}
@@ -715,6 +797,10 @@ static int wait_done(struct train_mesh *m)
 		if (r)
 			return tm_fail(m, r, "mesh backend: tile status: %s", wse_strerror(r));
 		if (st & WSE_TILE_STATUS_DONE) {
+			if ((st & WSE_TILE_STATUS_FAILED) && st >> 16 == WSE_MLP_FAIL_SPARSE)
+				return tm_fail(m, WSE_ERROR_DEVICE,
+					       "mesh backend: the PE of tile (%u,%u) refused a sparse weight stream (a slot out of range or a misplaced control wavelet; failure code %u)",
+					       next % m->C, next / m->C, st >> 16);
 			if (st & WSE_TILE_STATUS_FAILED)
 				return tm_fail(m, WSE_ERROR_DEVICE,
 					       "mesh backend: the kernel on tile (%u,%u) failed with code %u",
@@ -863,11 +949,15 @@ int train_mesh_pass_hooked(struct train_mesh *m, const struct train_ref_net *net
 		return r;
 	plan_layout(m, L, net->dims, B, &lo);
 	memset(&m->st, 0, sizeof(m->st));
+	uint32_t sparse = 0; /* layers streamed as sparse shares: those with a mask */
+	for (unsigned l = 0; l < L && l < TRAIN_REF_MAX_LAYERS; l++)
+		sparse |= (net->mask[l] ? 1u : 0u) << l;
 	double t0 = now_ms(), t1;
 	r = wse_reg_write(m->dev, WSE_ALL_TILES, WSE_ALL_TILES, WSE_REG_TILE_CTRL,
 			  WSE_TILE_CTRL_HALT | WSE_TILE_CTRL_CORE_RESET);
 	if (!r)
-		r = write_params(m, &lo, B, norm, train ? WSE_MLP_MODE_TRAIN : WSE_MLP_MODE_FORWARD);
+		r = write_params(m, &lo, B, norm, train ? WSE_MLP_MODE_TRAIN : WSE_MLP_MODE_FORWARD,
+				 sparse);
 	for (unsigned y = 0; train && y < m->R && !r; y++)
 		r = wse_stream_credit(m->dev, WSE_EAST, y, (uint32_t)grad_count(net, y, m->R));
 	if (!r)
@@ -888,10 +978,12 @@ int train_mesh_pass_hooked(struct train_mesh *m, const struct train_ref_net *net
 			hook_fail = l + 1;
 			break;
 		}
-		r = stream_weights(m, q, net->w[l], net->b[l], net->dims[l], net->dims[l + 1], 0);
+		r = stream_weights(m, q, l, net->w[l], net->b[l], net->mask[l], net->dims[l],
+				   net->dims[l + 1], 0);
 	}
 	for (unsigned l = L; train && l-- > 1 && !r;)
-		r = stream_weights(m, q, net->w[l], NULL, net->dims[l], net->dims[l + 1], 1);
+		r = stream_weights(m, q, l, net->w[l], NULL, net->mask[l], net->dims[l],
+				   net->dims[l + 1], 1);
 	submitted = q->n;
 	/* what was submitted ends (or is cancelled) before the pass goes on */
 	int w = tm_streams_wait(m, q, &failed);

@@ -25,7 +25,8 @@ struct train_pass_hooks;
 /* What crossed the link in the last pass, in payload bytes (4 per wavelet
  * or memory word), by category. */
 enum train_mesh_bytes {
-	TM_WEIGHTS,      /* weights streamed in, forward and backward-inputs */
+	TM_WEIGHTS,      /* weights streamed in, forward and backward-inputs
+			  * (sparse layers: the kept ones) */
 	TM_BIASES,       /* biases streamed in */
 	TM_GRADIENTS,    /* weight gradients streamed out */
 	TM_BIAS_GRADS,   /* bias gradients streamed out */
@@ -33,6 +34,8 @@ enum train_mesh_bytes {
 	TM_LABELS,       /* labels written (every row of every column) */
 	TM_METRICS,      /* per-token loss and class candidates read back */
 	TM_PARAMS,       /* parameter blocks written */
+	TM_INDEX,        /* sparse layers: index wavelets (gap codes) streamed in */
+	TM_EMPTY,        /* sparse layers: control wavelets of shares with no value */
 	TM_NUM_BYTES
 };
 
@@ -87,6 +90,12 @@ struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
 					     const uint8_t color_vc[32],
 					     unsigned num_vc);
 const char *train_mesh_last_error(const struct train_mesh *m);
+/* For the tests of the PE's check of sparse streams: in the next pass, the
+ * first index wavelet of layer's (masked) forward share of output 0 for
+ * mesh row 0 gets a first gap code of 254, a slot beyond the share, which
+ * the PE refuses; the pass then fails with WSE_ERROR_DEVICE naming the
+ * tile. Once only; m NULL is ignored. */
+void train_mesh_fault_sparse(struct train_mesh *m, unsigned layer);
 void train_mesh_get_stats(const struct train_mesh *m, struct train_mesh_stats *st);
 
 #endif /* WSE_TRAIN_MESH_H */

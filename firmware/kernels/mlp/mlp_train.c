@@ -77,6 +77,21 @@ static void stream_fmacs(uint32_t dst, uint32_t src, uint32_t k)
 	}
 }
 
+/* The same chain over a sparse share on color 0 (docs/training-dataflow.md
+ * section 13): the kept slots' products only, one SPMACS over the row's k
+ * slots; an empty share gives +0, k = 0 (no share sent) too. */
+static void stream_spmacs(uint32_t dst, uint32_t src, uint32_t k)
+{
+	if (!k) {
+		vzero(dst, Tc);
+		return;
+	}
+	MEM(0, dst, Tc, 1, k, 0);
+	MEM(1, src, Tc, 1, k, FW);
+	FAB(2, WSE_MLP_C_WEIGHTS, 1, 1);
+	OP(WSE_V_SPMACS, WSE_SP_FIRST);
+}
+
 /*
  * Reduce part down the column (rows 0 -> R-1, s_r = s_{r-1} + p_r); row
  * R-1 writes the total to `out` when it owns the feature, else sends it on
@@ -131,6 +146,8 @@ static void forward(uint32_t l)
 	uint32_t ni = P.dims[l], no = P.dims[l + 1];
 	uint32_t ai = wse_mlp_count(ni, r, R), ao = wse_mlp_count(no, r, R);
 	int hidden = l + 1 < P.nlayers;
+	void (*chain)(uint32_t, uint32_t, uint32_t) =
+		P.sparse >> l & 1u ? stream_spmacs : stream_fmacs;
 
 	uint32_t t = detail ? mark() : 0;
 
@@ -146,9 +163,9 @@ static void forward(uint32_t l)
 		uint32_t k = ai + (r == owner);
 
 		if (R == 1) {
-			stream_fmacs(out, P.act[l], k);
+			chain(out, P.act[l], k);
 		} else {
-			stream_fmacs(P.part, P.act[l], k);
+			chain(P.part, P.act[l], k);
 			if (detail)
 				lap(&t, WSE_MLP_PROF_FWD_FMACS(l));
 			column_reduce(owner, out);
@@ -393,9 +410,10 @@ static void relu_mask(uint32_t d, uint32_t h, uint32_t n)
 /* Backward, inputs of layer l >= 1, from the deltas backward_weights(l)
  * gathered into dall: the row's input features i = r + qR in order, each
  * one FMACS from +0 over all no output features with W[o][i] streamed to
- * this row alone, so the delta of i forms at its owner with no reduction;
- * then masked by the ReLU of the input, feature q on the core while the
- * engine runs feature q+1. */
+ * this row alone (a sparse layer: one SPMACS accumulating over the kept
+ * W[o][i], a share of no slots o), so the delta of i forms at its owner
+ * with no reduction; then masked by the ReLU of the input, feature q on
+ * the core while the engine runs feature q+1. */
 static void backward_inputs(uint32_t l, uint32_t dz_in)
 {
 	uint32_t no = P.dims[l + 1], ai = wse_mlp_count(P.dims[l], r, R);
@@ -404,9 +422,10 @@ static void backward_inputs(uint32_t l, uint32_t dz_in)
 	 * feature's deltas, 0/1/2 its FMACS */
 	wse_dsd_mem(3, dz_in, Tc, 1, 1, 0, FW);
 	MEM(4, P.zeros, Tc, 1, 1, 0);
+	int sparse = P.sparse >> l & 1u;
 	wse_dsd_mem(0, dz_in, Tc, 1, no, 0, FW);
 	MEM(1, P.dall, Tc, 1, no, FW);
-	FAB(2, WSE_MLP_C_WEIGHTS, 1, no);
+	FAB(2, WSE_MLP_C_WEIGHTS, 1, sparse ? 1 : no);
 	wse_vwait();
 	uint32_t base = wse_vdone(); /* two operations per feature from here */
 
@@ -415,7 +434,10 @@ static void backward_inputs(uint32_t l, uint32_t dz_in)
 	for (uint32_t q = 0; q <= ai; q++) {
 		if (q < ai) {
 			wse_vop(WSE_VOP(WSE_V_FMOVS, 3, 4, 0, WSE_B_VEC));
-			OP(WSE_V_FMACS, WSE_B_PERPASS);
+			if (sparse)
+				OP(WSE_V_SPMACS, WSE_SP_ACC);
+			else
+				OP(WSE_V_FMACS, WSE_B_PERPASS);
 		}
 		if (q) {
 			while (wse_vdone() - base < 2 * q)
@@ -456,6 +478,11 @@ static int __attribute__((noinline)) pass(void)
 			one[j] = 1.0f;
 	}
 
+	/* sparse shares end with a control wavelet that the engine reads on
+	 * color 0; the engine's flags (its sparse-stream error) from +0 */
+	wse_bind_ctrl_data(WSE_MLP_C_WEIGHTS);
+	wse_vflags_clear();
+
 	uint32_t tp = wse_cycles();
 
 	load_batch();
@@ -491,7 +518,7 @@ static int __attribute__((noinline)) pass(void)
 			}
 		}
 	}
-	wse_vwait();
+	uint32_t vflags = wse_vwait();
 	P.cycles = wse_cycles();
 	P.gemm_cycles = gemm + (P.cycles - t0);
 	if (prof) {
@@ -510,7 +537,7 @@ static int __attribute__((noinline)) pass(void)
 			prof[WSE_MLP_PROF_LOCAL_ELEMS] = k * Tc;
 		}
 	}
-	return 0;
+	return vflags & WSE_VFLAG_SPARSE ? (int)WSE_MLP_FAIL_SPARSE : 0;
 }
 
 int main(void)

@@ -66,6 +66,7 @@ module wse_df #(
   logic [5:0]  eng_task;
   logic [31:0] dsd_rdata, vstatus, vdone;
   logic [4:0]  vflags;
+  logic        vsp_err, epop_ctrl;
   logic        mpop_req, mpop_ok, mov_act, mov_req, mov_ok, mov_room, mov_push, mov_rej;
   logic        mbusy;
   logic [4:0]  mpop_color, mov_color;
@@ -101,6 +102,7 @@ module wse_df #(
     .epop_color_i      (epop_color),
     .epop_ok_o         (epop_ok),
     .epop_data_o       (epop_data),
+    .epop_ctrl_o       (epop_ctrl),
     .esend_req_i       (esend_req),
     .esend_wavelet_i   (esend_wavelet),
     .esend_ok_o        (esend_ok),
@@ -150,6 +152,7 @@ module wse_df #(
     .vop_ok_o       (vop_ok),
     .flags_clr_i    (wr && a == wse_df_pkg::RegVflags),
     .flags_o        (vflags),
+    .sp_err_o       (vsp_err),
     .busy_o         (busy),
     .status_o       (vstatus),
     .done_cnt_o     (vdone),
@@ -184,6 +187,7 @@ module wse_df #(
     .pop_color_o    (epop_color),
     .pop_ok_i       (epop_ok),
     .pop_data_i     (epop_data),
+    .pop_ctrl_i     (epop_ctrl),
     .send_req_o     (esend_req),
     .send_wavelet_o (esend_wavelet),
     .send_ok_i      (esend_ok),
@@ -265,10 +269,10 @@ module wse_df #(
           wse_df_pkg::RegActive:  cop_rf_wdata_o = active[31:0];
           wse_df_pkg::RegActiveH: cop_rf_wdata_o = active[63:32];
           wse_df_pkg::RegVop:     cop_rf_wdata_o = vstatus;
-          wse_df_pkg::RegVflags:  cop_rf_wdata_o = {27'd0, vflags};
+          wse_df_pkg::RegVflags:  cop_rf_wdata_o = {23'd0, vsp_err, 3'd0, vflags};
           wse_df_pkg::RegVwait: begin
             cop_done_o     = !busy;
-            cop_rf_wdata_o = {27'd0, vflags};
+            cop_rf_wdata_o = {23'd0, vsp_err, 3'd0, vflags};
           end
           wse_df_pkg::RegVdone:   cop_rf_wdata_o = vdone;
           wse_df_pkg::RegMov:     cop_rf_wdata_o = mstatus;

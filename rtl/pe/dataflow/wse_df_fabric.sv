@@ -51,6 +51,7 @@ module wse_df_fabric #(
   input  logic [4:0]        epop_color_i,
   output logic              epop_ok_o,
   output logic [31:0]       epop_data_o,
+  output logic              epop_ctrl_o,      // the popped wavelet's control bit
   input  logic              esend_req_i,
   input  logic [37:0]       esend_wavelet_i,
   output logic              esend_ok_o,
@@ -97,6 +98,10 @@ module wse_df_fabric #(
   logic [31:0]   pop;                    // color popped this cycle
   logic [31:0]   push;
   logic [31:0]   nonempty, head_ctrl;
+  // BIND bit 30 per color: its control wavelets are data (sparse streams):
+  // the task unit leaves them, the pops take them like data wavelets.
+  logic [31:0]   bind_cd_q;
+  logic [31:0]   hc_task;                // a control head the task unit takes
   logic [4:0]    in_color;
   assign in_color = ramp_in_data_i[36:32];
 
@@ -104,6 +109,7 @@ module wse_df_fabric #(
     for (int c = 0; c < 32; c++) begin
       nonempty[c]  = (qcnt_q[c] != '0);
       head_ctrl[c] = qctl_q[c][qrd_q[c]];
+      hc_task[c]   = head_ctrl[c] && !bind_cd_q[c];
       push[c]      = ramp_in_valid_i && (in_color == 5'(c));
     end
   end
@@ -117,7 +123,7 @@ module wse_df_fabric #(
   logic [31:0] ctrl_head;
   logic        ctrl_pop;
   logic [4:0]  ctrl_color;
-  assign ctrl_head = nonempty & head_ctrl;
+  assign ctrl_head = nonempty & hc_task;
   always_comb begin
     ctrl_pop   = 1'b0;
     ctrl_color = '0;
@@ -133,13 +139,14 @@ module wse_df_fabric #(
   // that lost the last conflict wins the next); the core may not pop a color
   // either of them pops.
   logic e_can, m_can, em_conflict, mprio_q, mprio_d;
-  assign e_can       = epop_req_i && nonempty[epop_color_i] && !head_ctrl[epop_color_i];
-  assign m_can       = mpop_req_i && nonempty[mpop_color_i] && !head_ctrl[mpop_color_i];
+  assign e_can       = epop_req_i && nonempty[epop_color_i] && !hc_task[epop_color_i];
+  assign m_can       = mpop_req_i && nonempty[mpop_color_i] && !hc_task[mpop_color_i];
   assign em_conflict = e_can && m_can && (epop_color_i == mpop_color_i);
   assign epop_ok_o   = e_can && !(em_conflict && mprio_q);
   assign mpop_ok_o   = m_can && !(em_conflict && !mprio_q);
   assign mprio_d     = em_conflict ? !mprio_q : mprio_q;
-  assign cpop_ok_o   = cpop_req_i && nonempty[cpop_color_i] && !head_ctrl[cpop_color_i] &&
+  assign epop_ctrl_o = head_ctrl[epop_color_i];
+  assign cpop_ok_o   = cpop_req_i && nonempty[cpop_color_i] && !hc_task[cpop_color_i] &&
                        !(epop_ok_o && epop_color_i == cpop_color_i) &&
                        !(mpop_ok_o && mpop_color_i == cpop_color_i);
   assign stat_o      = {head_ctrl[stat_color_i] && nonempty[stat_color_i], 31'(qcnt_q[stat_color_i])};
@@ -259,12 +266,13 @@ module wse_df_fabric #(
   logic        grant_valid;
   logic [6:0]  grant;
 
-  assign bind_rdata_o = {bind_en_q[bind_color_i], 25'd0, bind_task_q[bind_color_i]};
+  assign bind_rdata_o = {bind_en_q[bind_color_i], bind_cd_q[bind_color_i], 24'd0,
+                         bind_task_q[bind_color_i]};
 
   always_comb begin
     for (int t = 0; t < 64; t++) ready[t] = act_q[t] && !blk_q[t];
     for (int c = 0; c < 32; c++)
-      ready[64 + c] = bind_en_q[c] && nonempty[c] && !head_ctrl[c] && !blk_q[bind_task_q[c]];
+      ready[64 + c] = bind_en_q[c] && nonempty[c] && !hc_task[c] && !blk_q[bind_task_q[c]];
   end
 
   // Round-robin: the first ready candidate after the last grant, else the first.
@@ -317,6 +325,7 @@ module wse_df_fabric #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       bind_en_q <= '0;
+      bind_cd_q <= '0;
       for (int c = 0; c < 32; c++) bind_task_q[c] <= '0;
       act_q  <= '0;
       blk_q  <= '0;
@@ -324,6 +333,7 @@ module wse_df_fabric #(
     end else begin
       if (bind_we_i) begin
         bind_en_q[bind_color_i]   <= bind_wdata_i[31];
+        bind_cd_q[bind_color_i]   <= bind_wdata_i[30];
         bind_task_q[bind_color_i] <= bind_wdata_i[5:0];
       end
       act_q  <= act_d;
@@ -332,7 +342,7 @@ module wse_df_fabric #(
     end
   end
   logic unused;
-  assign unused = ^bind_wdata_i[30:6];
+  assign unused = ^bind_wdata_i[29:6];
   assign active_o  = act_q;
   assign blocked_o = blk_q;
 

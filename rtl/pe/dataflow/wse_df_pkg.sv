@@ -18,7 +18,7 @@ package wse_df_pkg;
   localparam logic [11:0] RegActiveH  = 12'h064;  // rd: active[63:32]
   localparam logic [11:0] RegVop      = 12'h070;  // wr: issue (blocks while the queue is full); rd: status
   localparam logic [11:0] RegVscalar  = 12'h071;  // scalar for the next issued operation
-  localparam logic [11:0] RegVflags   = 12'h072;  // rd: sticky flags; wr: clear
+  localparam logic [11:0] RegVflags   = 12'h072;  // rd: sticky flags (NV..NX [4:0], sparse [8]); wr: clear
   localparam logic [11:0] RegVwait    = 12'h073;  // rd: blocks until the engine is idle, returns flags
   localparam logic [11:0] RegVdone    = 12'h074;  // rd: operations completed (32-bit counter)
   localparam logic [11:0] RegMov      = 12'h075;  // wr: issue a move (blocks while its queue is full); rd: status
@@ -43,6 +43,7 @@ package wse_df_pkg;
   localparam logic [3:0] VFmac  = 4'd3;  // dst = dst + a * B  (fused)
   localparam logic [3:0] VFmax  = 4'd4;  // dst = max(a, B)
   localparam logic [3:0] VRelu  = 4'd5;  // dst = max(a, +0)
+  localparam logic [3:0] VSpmac = 4'd6;  // a sparse share on b: FMULS, then FMACS per value
 
   // B operand source.
   localparam logic [1:0] BVec     = 2'd0;  // element of descriptor b
@@ -52,6 +53,9 @@ package wse_df_pkg;
   // is not read and may be the fabric); other operations take Vscalar as B
   // and do not use b, as with BScalar.
   localparam logic [1:0] BAddend  = 2'd3;
+  // SPMACS's bmode: 0 the chain starts with the first product, SpAcc every
+  // value is fmadd'ed into dst (an empty share leaves it).
+  localparam logic [1:0] SpAcc    = 2'd1;
 
   // Operation word: [3:0] op, [6:4] dst, [9:7] a, [12:10] b, [14:13] bmode,
   // [15] activate a task on completion, [21:16] that task, [24:22] rm.

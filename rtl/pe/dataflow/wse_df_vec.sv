@@ -19,6 +19,13 @@
 // The descriptor registers also serve the move channel (wse_df_mov): a move
 // issue snapshots its dst and a descriptors for it, and the channel's DMEM
 // writes drop matching entries of the operand cache.
+// SPMACS (a sparse share on b's color, docs/pe-programming.md): a sequencer
+// pops the share's index wavelets and values while the previous value's
+// pass runs, decodes the gap codes into the slot of the next pass (its dst
+// and a rows, base + slot*stride1) and drops values out of range (sticky
+// error); each pass is LEN0 elements of FMULS (the share's first value)
+// or FMACS with the value as scalar; an empty share is one pass of +0, an
+// operation that ends without a pass one element that writes nothing.
 `include "prim_assert.svh"
 
 module wse_df_vec #(
@@ -44,6 +51,7 @@ module wse_df_vec #(
   output logic          vop_ok_o,
   input  logic          flags_clr_i,
   output logic [4:0]    flags_o,
+  output logic          sp_err_o,      // sticky: a sparse share was refused
   output logic          busy_o,
   output logic [31:0]   status_o,
   output logic [31:0]   done_cnt_o,
@@ -82,6 +90,7 @@ module wse_df_vec #(
   output logic [4:0]    pop_color_o,
   input  logic          pop_ok_i,
   input  logic [31:0]   pop_data_i,
+  input  logic          pop_ctrl_i,
   output logic          send_req_o,
   output logic [37:0]   send_wavelet_o,
   input  logic          send_ok_i,
@@ -200,17 +209,50 @@ module wse_df_vec #(
   logic [AW-1:0] n_p [3];
   logic [AW-1:0] n_r [3];
 
-  assign qv    = (q_cnt_q != '0);
-  assign h0    = q_head_q;
-  assign h1    = qinc(q_head_q);
-  assign last0 = (g_i0_q == q_len0[h0] - 16'd1);
+  // ---- SPMACS: sequencer (decode) and the pass it hands to G ----------------
+  typedef enum logic [1:0] {SpPass = 2'd0, SpZero = 2'd1, SpEnd = 2'd2} sp_kind_e;
+  logic          sp_h0;              // the head operation is an SPMACS
+  logic          sp_bad;             // ... whose operands it does not take
+  logic          sp_acc;             // ... accumulating (WSE_SP_ACC)
+  logic          sd_idx_q;           // decoder: an index wavelet is due
+  logic          sd_started_q;       // an index wavelet came
+  logic          sd_done_q;          // the share's end was seen
+  logic [31:0]   sd_codes_q;
+  logic [2:0]    sd_k_q;             // next code, 0..4
+  logic [17:0]   sd_pos_q;           // slot a code of 0 names (saturating)
+  logic          nx_v_q, nx_last_q;  // the next pass, decoded
+  sp_kind_e      nx_kind_q;
+  logic [31:0]   nx_val_q;
+  logic [AW-1:0] nx_row_q [2];       // its dst and a rows
+  logic          ex_act_q, ex_last_q, ex_mac_q;
+  sp_kind_e      ex_kind_q;
+  logic          sp_start;           // G takes the decoded pass now
+  sp_kind_e      kind_cur;
+  logic          last_cur;
+  logic          sp_err_q;
+  logic          sd_pop, sd_pop_ok;  // the decoder pops (index wavelet or value)
+
+  assign qv       = (q_cnt_q != '0);
+  assign h0       = q_head_q;
+  assign h1       = qinc(q_head_q);
+  assign sp_h0    = qv && (q_op[h0] == wse_df_pkg::VSpmac);
+  assign sp_bad   = !q_fab[h0][2] || q_fab[h0][1] || q_fab[h0][0];
+  assign sp_acc   = (q_bm[h0] == wse_df_pkg::SpAcc);
+  assign sp_start = sp_h0 && !ex_act_q && nx_v_q;
+  assign kind_cur = sp_start ? nx_kind_q : ex_kind_q;
+  assign last_cur = sp_start ? nx_last_q : ex_last_q;
+  assign last0 = (sp_h0 && kind_cur == SpEnd) || (g_i0_q == q_len0[h0] - 16'd1);
   assign last1 = (g_i1_q == q_len1[h0] - 16'd1);
-  assign elast = last0 && last1;
+  assign elast = sp_h0 ? (last0 && (kind_cur != SpPass || last_cur)) : (last0 && last1);
 
   always_comb begin
     for (int k = 0; k < 3; k++) begin
       p0e[k] = g_first_q ? q_base[k][h0] : g_p_q[k];
       r0e[k] = g_first_q ? q_base[k][h0] : g_r_q[k];
+    end
+    if (sp_start) begin
+      p0e[0] = nx_row_q[0];
+      p0e[1] = nx_row_q[1];
     end
     n_h     = h0;
     n_first = 1'b0;
@@ -240,6 +282,42 @@ module wse_df_vec #(
       end
     end
   end
+
+  // Decoder: from code sd_k_q on, the escapes (255 slots each) before the
+  // first code that names a value, and that value's slot.
+  logic        sd_hit;
+  logic [1:0]  sd_j;
+  logic [9:0]  sd_esc;
+  logic [17:0] sd_posv, sd_skip;
+  logic [17:0] sd_lim;
+  always_comb begin
+    sd_hit = 1'b0;
+    sd_j   = '0;
+    sd_esc = '0;
+    for (int j = 0; j < 4; j++) begin
+      if (3'(j) >= sd_k_q && !sd_hit) begin
+        if (sd_codes_q[8*j +: 8] == 8'hff) begin
+          sd_esc = sd_esc + 10'd255;
+        end else begin
+          sd_hit = 1'b1;
+          sd_j   = 2'(j);
+        end
+      end
+    end
+    sd_skip = sat18(19'(sd_pos_q) + 19'(sd_esc));
+    sd_posv = sat18(19'(sd_skip) + 19'(sd_codes_q[8*sd_j +: 8]));
+    sd_lim  = (q_len1[h0] == '0) ? 18'h10000 : 18'(q_len1[h0]);
+  end
+  assign sd_pop = sp_h0 && !sp_bad && !sd_done_q && !nx_v_q && (sd_idx_q || sd_hit);
+
+  // Row k (dst, a) of slot pos: base + pos * stride1 (word indices wrap).
+  function automatic logic [AW-1:0] sp_row(input logic [AW-1:0] base, input logic [15:0] s1,
+                                           input logic [AW-1:0] pos);
+    sp_row = base + pos * sx(s1);
+  endfunction
+  function automatic logic [17:0] sat18(input logic [18:0] v);
+    sat18 = v[18] ? 18'h20000 : (v[17] ? 18'h20000 : v[17:0]);
+  endfunction
 
   // Items of both slots.
   logic [7:0]    need, ismem, isimm, isfab;
@@ -277,10 +355,20 @@ module wse_df_vec #(
                           (m != wse_df_pkg::BAddend);
       isimm[4*sl + ItS] = (m == wse_df_pkg::BScalar || m == wse_df_pkg::BAddend);
       isimm[4*sl + ItA] = 1'b0;
+      // SPMACS (slot 1 only within a pass): the value as an immediate at a
+      // pass's first element, a from memory (+0 for the zero pass and the
+      // closing element), dst read from the second pass on
+      if (sp_h0) begin
+        need[4*sl + ItS]  = !sl[0] && sp_start && kind_cur == SpPass;
+        need[4*sl + ItB]  = 1'b0;
+        need[4*sl + ItD]  = kind_cur == SpPass && (ex_mac_q || sp_acc);
+        isimm[4*sl + ItS] = 1'b1;
+        isimm[4*sl + ItA] = kind_cur != SpPass;
+      end
       isimm[4*sl + ItB] = 1'b0;
       isimm[4*sl + ItD] = 1'b0;
       isfab[4*sl + ItS] = !isimm[4*sl + ItS] && q_fab[h][2];
-      isfab[4*sl + ItA] = q_fab[h][1];
+      isfab[4*sl + ItA] = q_fab[h][1] && !isimm[4*sl + ItA];
       isfab[4*sl + ItB] = q_fab[h][2];
       isfab[4*sl + ItD] = 1'b0;
       for (int k = 0; k < 4; k++) ismem[4*sl + k] = !isimm[4*sl + k] && !isfab[4*sl + k];
@@ -293,13 +381,17 @@ module wse_df_vec #(
       icolor[4*sl + ItB] = q_base[2][h][4:0];
       icolor[4*sl + ItD] = '0;
       for (int k = 0; k < 4; k++) iimm[4*sl + k] = q_sc[h];
+      if (sp_h0) begin
+        iimm[4*sl + ItS] = nx_val_q;
+        iimm[4*sl + ItA] = '0;
+      end
     end
   end
 
   // Completion queue (declared here: G checks its addresses).
   logic [AW-1:0]   rb_addr [RobDepth];
   logic [31:0]     rb_data [RobDepth];
-  logic [RobDepth-1:0] rb_v, rb_full, rb_fab, rb_last, rb_ten;
+  logic [RobDepth-1:0] rb_v, rb_full, rb_fab, rb_last, rb_ten, rb_nop;
   logic [5:0]      rb_tid [RobDepth];
   logic [RW-1:0]   rb_alloc_q, rb_fill_q, rb_head_q;
   logic [RW:0]     rb_cnt_q;
@@ -308,7 +400,7 @@ module wse_df_vec #(
   // current element's result) will write its address.
   logic       cur_wr_mem;
   logic [7:0] haz;
-  assign cur_wr_mem = !q_fab[h0][0];
+  assign cur_wr_mem = !q_fab[h0][0] || sp_h0;
   always_comb begin
     for (int i = 0; i < 8; i++) begin
       haz[i] = (i >= 4) && cur_wr_mem && (iaddr[i] == p0e[0]);
@@ -351,10 +443,15 @@ module wse_df_vec #(
     for (int i = 0; i < 8; i++) ibank[i] = (DmemBanks > 1) ? iaddr[i][BankW-1:0] : '0;
   end
 
-  logic       go;
+  logic       go, el_ok, la_ok;
   logic [7:0] rem, take_now, mcand, fcand;
+  // an SPMACS has an element only with a pass decoded or running; the
+  // look-ahead stays within a pass (the next pass's rows come from the
+  // decoder) and does not enter an SPMACS
+  assign el_ok = !sp_h0 || ex_act_q || nx_v_q;
+  assign la_ok = sp_h0 ? !last0 : !(n_h != h0 && q_op[n_h] == wse_df_pkg::VSpmac);
   assign go    = qv && (32'(rb_cnt_q) < RobDepth);
-  assign sv    = {go && n_valid, go};
+  assign sv    = {go && el_ok && n_valid && la_ok, go && el_ok};
   always_comb begin
     for (int i = 0; i < 8; i++) begin
       rem[i] = sv[i / 4] && need[i] && !((i < 4) ? g_got_q[i % 4] : la_got_q[i % 4]);
@@ -393,8 +490,9 @@ module wse_df_vec #(
   assign rd0_addr_o  = iaddr[p0_it];
   assign rd1_req_o   = p1_v;
   assign rd1_addr_o  = iaddr[p1_it];
-  assign pop_req_o   = f_v;
-  assign pop_color_o = icolor[f_it];
+  assign pop_req_o   = f_v || sd_pop;
+  assign pop_color_o = sd_pop ? q_base[2][h0][4:0] : icolor[f_it];
+  assign sd_pop_ok   = sd_pop && pop_ok_i;
 
   logic [7:0] got_now;
   logic       g_done;
@@ -402,7 +500,7 @@ module wse_df_vec #(
     got_now = take_now;
     if (p0_v)            got_now[p0_it] = 1'b1;
     if (p1_v)            got_now[p1_it] = 1'b1;
-    if (f_v && pop_ok_i) got_now[f_it]  = 1'b1;
+    if (f_v && pop_ok_i && !sd_pop) got_now[f_it] = 1'b1;
   end
   assign g_done = sv[0] && ((rem[3:0] & ~got_now[3:0]) == '0);
 
@@ -437,7 +535,7 @@ module wse_df_vec #(
       arr_d[hidx(p1_it, cb_q)]  = 1'b1;
       arrp_d[hidx(p1_it, cb_q)] = 1'b1;
     end
-    if (f_v && pop_ok_i) hold_d[hidx(f_it, cb_q)] = pop_data_i;
+    if (f_v && pop_ok_i && !sd_pop) hold_d[hidx(f_it, cb_q)] = pop_data_i;
     for (int i = 0; i < 8; i++) begin
       if (take_now[i]) hold_d[hidx(3'(i), cb_q)] = isimm[i] ? iimm[i] : oc_val[i];
     end
@@ -492,12 +590,13 @@ module wse_df_vec #(
   logic [31:0] h_data;
   assign h_ready = rb_v[rb_head_q] && (rb_full[rb_head_q] || (f_out_valid && rb_fill_q == rb_head_q));
   assign h_data  = rb_full[rb_head_q] ? rb_data[rb_head_q] : f_res;
-  assign wr_req_o   = h_ready && !rb_fab[rb_head_q];
+  assign wr_req_o   = h_ready && !rb_fab[rb_head_q] && !rb_nop[rb_head_q];
   assign wr_addr_o  = rb_addr[rb_head_q];
   assign wr_data_o  = h_data;
-  assign send_req_o = h_ready && rb_fab[rb_head_q];
+  assign send_req_o = h_ready && rb_fab[rb_head_q] && !rb_nop[rb_head_q];
   assign send_wavelet_o = {1'b0, rb_addr[rb_head_q][4:0], h_data};
-  assign h_pop      = (wr_req_o && wr_gnt_i) || (send_req_o && send_ok_i);
+  assign h_pop      = (wr_req_o && wr_gnt_i) || (send_req_o && send_ok_i) ||
+                      (h_ready && rb_nop[rb_head_q]);
   assign act_o      = h_pop && rb_last[rb_head_q] && rb_ten[rb_head_q];
   assign act_task_o = rb_tid[rb_head_q];
 
@@ -549,7 +648,13 @@ module wse_df_vec #(
       for (int e = 0; e < RobDepth; e++) begin
         rb_addr[e] <= '0; rb_data[e] <= '0; rb_tid[e] <= '0;
       end
-      rb_v <= '0; rb_full <= '0; rb_fab <= '0; rb_last <= '0; rb_ten <= '0;
+      rb_v <= '0; rb_full <= '0; rb_fab <= '0; rb_last <= '0; rb_ten <= '0; rb_nop <= '0;
+      sd_idx_q <= 1'b1; sd_started_q <= 1'b0; sd_done_q <= 1'b0; sd_codes_q <= '0;
+      sd_k_q <= '0; sd_pos_q <= '0;
+      nx_v_q <= 1'b0; nx_last_q <= 1'b0; nx_kind_q <= SpPass; nx_val_q <= '0;
+      nx_row_q[0] <= '0; nx_row_q[1] <= '0;
+      ex_act_q <= 1'b0; ex_last_q <= 1'b0; ex_mac_q <= 1'b0; ex_kind_q <= SpPass;
+      sp_err_q <= 1'b0;
       rb_alloc_q <= '0; rb_fill_q <= '0; rb_head_q <= '0; rb_cnt_q <= '0;
       flags_q <= '0; done_q <= '0;
     end else begin
@@ -620,6 +725,12 @@ module wse_df_vec #(
       if (g_done) begin
         x_op_q   <= q_op[h0];
         x_bm_q   <= q_bm[h0];
+        if (sp_h0) begin
+          x_bm_q <= wse_df_pkg::BScalar;
+          if (kind_cur != SpPass)          x_op_q <= wse_df_pkg::VFmov;
+          else if (ex_mac_q || sp_acc)     x_op_q <= wse_df_pkg::VFmac;
+          else                             x_op_q <= wse_df_pkg::VFmul;
+        end
         x_rm_q   <= q_rm[h0];
         x_news_q <= need[ItS];
         x_bank_q <= cb_q;
@@ -665,6 +776,7 @@ module wse_df_vec #(
         rb_v[rb_alloc_q]    <= 1'b1;
         rb_full[rb_alloc_q] <= 1'b0;
         rb_fab[rb_alloc_q]  <= !cur_wr_mem;
+        rb_nop[rb_alloc_q]  <= sp_h0 && kind_cur == SpEnd;
         rb_addr[rb_alloc_q] <= cur_wr_mem ? p0e[0] : q_base[0][h0];
         rb_last[rb_alloc_q] <= elast;
         rb_ten[rb_alloc_q]  <= q_ten[h0];
@@ -686,11 +798,80 @@ module wse_df_vec #(
         if (rb_last[rb_head_q]) done_q <= done_q + 32'd1;
       end
       rb_cnt_q <= rb_cnt_q + (RW+1)'(g_done) - (RW+1)'(h_pop);
+
+      // SPMACS decoder: fills the next pass while the current one runs
+      if (sp_h0 && !sd_done_q && !nx_v_q) begin
+        if (sp_bad) begin
+          // operands it does not take: nothing popped, one closing element
+          sp_err_q  <= 1'b1;
+          sd_done_q <= 1'b1;
+          nx_v_q    <= 1'b1;
+          nx_kind_q <= SpEnd;
+          nx_last_q <= 1'b1;
+        end else if (sd_idx_q) begin
+          if (sd_pop_ok && pop_ctrl_i) begin
+            // an empty share, or a control wavelet where an index was due
+            sd_done_q   <= 1'b1;
+            nx_v_q      <= 1'b1;
+            nx_last_q   <= 1'b1;
+            nx_kind_q   <= (sd_started_q || sp_acc) ? SpEnd : SpZero;
+            nx_row_q[0] <= q_base[0][h0];
+            nx_row_q[1] <= q_base[1][h0];
+            if (sd_started_q) sp_err_q <= 1'b1;
+          end else if (sd_pop_ok) begin
+            sd_codes_q   <= pop_data_i;
+            sd_k_q       <= '0;
+            sd_started_q <= 1'b1;
+            sd_idx_q     <= 1'b0;
+          end
+        end else if (!sd_hit) begin
+          // only escapes left in this index wavelet
+          sd_pos_q <= sd_skip;
+          sd_idx_q <= 1'b1;
+        end else if (sd_pop_ok) begin
+          sd_k_q   <= 3'(sd_j) + 3'd1;
+          sd_idx_q <= (sd_j == 2'd3);
+          sd_pos_q <= sat18(19'(sd_posv) + 19'd1);
+          if (pop_ctrl_i) sd_done_q <= 1'b1;
+          if (sd_posv >= sd_lim) begin
+            // a slot out of range: the value is dropped
+            sp_err_q <= 1'b1;
+            if (pop_ctrl_i) begin
+              nx_v_q    <= 1'b1;
+              nx_kind_q <= SpEnd;
+              nx_last_q <= 1'b1;
+            end
+          end else begin
+            nx_v_q      <= 1'b1;
+            nx_kind_q   <= SpPass;
+            nx_last_q   <= pop_ctrl_i;
+            nx_val_q    <= pop_data_i;
+            nx_row_q[0] <= sp_row(q_base[0][h0], q_s1[0][h0], sd_posv[AW-1:0]);
+            nx_row_q[1] <= sp_row(q_base[1][h0], q_s1[1][h0], sd_posv[AW-1:0]);
+          end
+        end
+      end
+      // SPMACS executor: G takes the decoded pass at its first element
+      if (g_done && sp_h0) begin
+        if (sp_start) begin
+          nx_v_q    <= 1'b0;
+          ex_kind_q <= nx_kind_q;
+          ex_last_q <= nx_last_q;
+        end
+        ex_act_q <= !last0;
+        if (last0 && kind_cur == SpPass) ex_mac_q <= 1'b1;
+        if (elast) begin
+          sd_idx_q <= 1'b1; sd_started_q <= 1'b0; sd_done_q <= 1'b0; sd_k_q <= '0;
+          sd_pos_q <= '0; nx_v_q <= 1'b0; ex_act_q <= 1'b0; ex_mac_q <= 1'b0;
+        end
+      end
       if (flags_clr_i) flags_q <= '0;
+      if (flags_clr_i) sp_err_q <= 1'b0;
     end
   end
 
   assign flags_o    = flags_q;
+  assign sp_err_o   = sp_err_q;
   assign busy_o     = (q_cnt_q != '0) || (rb_cnt_q != '0);
   assign status_o   = {busy_o, 23'd0, 4'(q_cnt_q), 4'(rb_cnt_q)};
   assign done_cnt_o = done_q;
@@ -699,6 +880,13 @@ module wse_df_vec #(
   assign unused = ^{unused_tag, vop_i[31:25], rd0_gnt_i, rd1_gnt_i};
 
   `ASSERT(FpuAlwaysReady, !x_valid_q || f_in_ready)
+  `ASSERT(OnePopper, !(f_v && sd_pop))
+  `ASSERT(SpLookAheadInPass, !(sp_h0 && sv[1] && last0))
+  `ASSERT(SpPassDecoded, !(sp_h0 && sv[0] && !ex_act_q) || nx_v_q)
+  `COVER(SpDropped, sd_pop_ok && !sd_idx_q && sd_posv >= sd_lim)
+  `COVER(SpEmpty, sp_start && nx_kind_q == SpZero)
+  `COVER(SpOverlap, sd_pop_ok && ex_act_q)
+  `COVER(SpLookAhead, sp_h0 && p1_v && p1_it[2])
   `ASSERT(ReadGranted, (!rd0_req_o || rd0_gnt_i) && (!rd1_req_o || rd1_gnt_i))
   `ASSERT(RobNoOverflow, !(g_done && 32'(rb_cnt_q) >= RobDepth))
   logic fill_v;

@@ -11,6 +11,10 @@
  *           passes, dst read back every pass), w[i] from memory
  *   bww     g[0..195] += x[0..195][j] * d[j], j = 1..7, x at a stride of 9
  *           words (the training weight gradient's shape: 7 passes of 196)
+ *   sparse  fwd's shape as a sparse share (SPMACS) with every 10th of the
+ *           196 slots kept (90% sparsity: 20 values, 5 index wavelets),
+ *           the share sent by the core on a looped-back color while the
+ *           engine runs: 5 operations, elements are the kept ones'
  * The same with w[k] streamed from a neighbouring tile (the fabric rate) is
  * fw/bench_fabric.c, on the 2x2 mesh. */
 #include "wse_rt.h"
@@ -28,6 +32,27 @@ static float wbuf[ROUNDS * ROUND + 16] __attribute__((aligned(64)));
 #define FWD_K 196
 #define FWD_FW 9
 static float fbuf[FWD_K * FWD_FW + 400] __attribute__((aligned(64)));
+
+#define C_SPARSE 5
+#define SP_VALUES 20 /* slots 0, 10, ..., 190 of 196 kept */
+
+/* The share of bench_sparse, sent by the core from registers (no DMEM
+ * access of its own beside the engine): five index wavelets of gap codes
+ * (0, then 9), each followed by its four values; the last value, a
+ * control wavelet, ends it. */
+static void sparse_share(void)
+{
+	for (uint32_t v = 0; v < SP_VALUES; v += 4) {
+		wse_df_wr(WSE_DF_RECV + C_SPARSE, v ? 0x09090909u : 0x09090900u);
+		wse_df_wr(WSE_DF_RECV + C_SPARSE, 0x3f800000u);
+		wse_df_wr(WSE_DF_RECV + C_SPARSE, 0x3fc00000u);
+		wse_df_wr(WSE_DF_RECV + C_SPARSE, 0x40000000u);
+		if (v + 4 < SP_VALUES)
+			wse_df_wr(WSE_DF_RECV + C_SPARSE, 0x3f000000u);
+		else
+			wse_df_wr(WSE_DF_QSTAT + C_SPARSE, 0x3f000000u);
+	}
+}
 
 static void report(const char *name, uint32_t elems, uint32_t cyc)
 {
@@ -118,6 +143,21 @@ static void bench_bww(uint32_t ao, uint32_t yo, uint32_t so)
 	report("bww", 5 * FWD_K * 7, wse_cycles() - t0);
 }
 
+static void bench_sparse(uint32_t ao, uint32_t yo)
+{
+	uint32_t t0 = wse_cycles();
+	wse_dsd_mem(0, &ybuf[yo], 8, 1, FWD_K, 0, 0);
+	wse_dsd_mem(1, &fbuf[ao], 8, 1, FWD_K, FWD_FW, 0);
+	wse_dsd_fabric(2, C_SPARSE, 1, 1);
+	const uint32_t op = WSE_VOP(WSE_V_SPMACS, 0, 1, 2, WSE_SP_FIRST);
+	for (int r = 0; r < 5; r++) {
+		wse_vop(op);
+		sparse_share();
+	}
+	wse_vwait();
+	report("sparse", 5 * SP_VALUES * 8, wse_cycles() - t0);
+}
+
 /* Dispatch: the task's second instruction stores 0 to the putchar word,
  * which the harness times against the wavelet's arrival. */
 static uint32_t disp_n;
@@ -144,6 +184,7 @@ int main(void)
 		gbuf[i] = (float)(i % 5);
 	for (uint32_t i = 0; i < sizeof fbuf / 4; i++)
 		fbuf[i] = (float)(i % 3);
+	wse_bind_ctrl_data(C_SPARSE);
 	for (uint32_t ao = 0; ao < NB; ao++)
 		for (uint32_t yo = 0; yo < NB; yo++) {
 			for (uint32_t so = 0; so < NB; so++) {
@@ -151,6 +192,7 @@ int main(void)
 				bench_fwd(ao, yo, so);
 				bench_bww(ao, yo, so);
 			}
+			bench_sparse(ao, yo);
 			for (uint32_t go = 0; go < NB; go++) {
 				bench_vv(ao, yo, go);
 				bench_vvs(ao, yo, go);

@@ -7,8 +7,7 @@
  * first, on the move channel; the FMACS operations must all finish while
  * the move still waits for wavelets, and the region, move included, must
  * equal the C model's. */
-#include "wse_rt.h"
-#include "wse_df.h"
+#include "vg_common.h"
 #include "vec_cases.h"
 
 static uint32_t vmem[VG_WORDS] __attribute__((aligned(16)));
@@ -38,17 +37,8 @@ int main(void)
 #endif
 	for (int n = 0; n < VG_NOPS; n++) {
 		const struct vg_op *o = &vg_ops[n];
-		for (int k = 0; k < 3; k++) {
-			const int32_t *f = o->dsd[k];
-			uint32_t base = f[5] ? (uint32_t)f[0] : (uint32_t)(uintptr_t)&vmem[f[0]];
-			wse_df_wrv(WSE_DF_DSD + 8 * k + WSE_DSD_BASE, base);
-			wse_df_wrv(WSE_DF_DSD + 8 * k + WSE_DSD_LEN0, (uint32_t)f[1]);
-			wse_df_wrv(WSE_DF_DSD + 8 * k + WSE_DSD_STRIDE0, (uint32_t)f[2]);
-			wse_df_wrv(WSE_DF_DSD + 8 * k + WSE_DSD_LEN1, (uint32_t)f[3]);
-			wse_df_wrv(WSE_DF_DSD + 8 * k + WSE_DSD_STRIDE1, (uint32_t)f[4]);
-			wse_df_wrv(WSE_DF_DSD + 8 * k + WSE_DSD_TYPE, (uint32_t)f[5]);
-			wse_df_wrv(WSE_DF_DSD + 8 * k + WSE_DSD_ADV, 0);
-		}
+		for (int k = 0; k < 3; k++)
+			vg_set_dsd(k, o->dsd[k], vmem);
 		wse_vscalar(o->scalar);
 		wse_vop(o->opword);
 	}
@@ -66,24 +56,9 @@ int main(void)
 	if (move_task_runs != 1)
 		return 4002;
 #endif
-	for (uint32_t i = 0; i < VG_WORDS; i++) {
-		if (vmem[i] != vg_expect[i]) {
-			wse_puts("mismatch at word 0x");
-			wse_puthex(i);
-			wse_puts(" got 0x");
-			wse_puthex(vmem[i]);
-			wse_puts(" expected 0x");
-			wse_puthex(vg_expect[i]);
-			wse_putc('\n');
-			return 1 + (int)i;
-		}
-	}
-	if (fl != VG_FLAGS) {
-		wse_puts("flags 0x");
-		wse_puthex(fl);
-		wse_putc('\n');
-		return 1000;
-	}
+	int bad = vg_check(vmem, vg_expect, VG_WORDS, fl, VG_FLAGS);
+	if (bad)
+		return bad;
 	for (uint32_t c = 0; c < 32; c++)
 		if (wse_queue_count(c) > vg_left[c])
 			return 2000 + (int)c;
