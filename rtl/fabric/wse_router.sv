@@ -52,8 +52,11 @@ module wse_router #(
   localparam int unsigned RP = wse_pkg::PortRamp;
   localparam int unsigned NV = NumVc;
   localparam int unsigned VIW = (NV > 1) ? $clog2(NV) : 1;   // VC index
-  // Queue entry: {drop, tx mask, wavelet}; the route is looked up on arrival.
-  localparam int unsigned QW = 1 + NP + WW;
+  localparam int unsigned PW  = (VcDepth > 1) ? $clog2(VcDepth) : 1;   // queue slot
+  // Queue entry, kept in two RAMs: the control {drop, tx mask, color} in the
+  // queue's FIFO, the wavelet in a RAM that the input's NV queues share (see
+  // Input queues). The route is looked up on arrival.
+  localparam int unsigned QW = 1 + NP + CW;
   // Vectors are flat (Yosys 0.23 has no multi-dimensional packed arrays):
   // per (port p, VC v) index p*NV+v; per (p, v, port o) index (p*NV+v)*NP+o.
 
@@ -104,7 +107,7 @@ module wse_router #(
   logic [NP-1:0]     in_valid;
   logic [NP*WW-1:0]  in_data;
   logic [NP*VcW-1:0] in_vc;
-  logic [NP*QW-1:0]  in_ent;
+  logic [NP*QW-1:0]  in_ent;    // control of the arriving wavelet
 
   assign in_valid = {ramp_in_valid_i, link_in_valid_i};
   assign in_data  = {ramp_in_data_i, link_in_data_i};
@@ -125,23 +128,36 @@ module wse_router #(
       in_vc[p*VcW +: VcW] = color_vc(color);
       // Dropped: the arrival port is not in the rx mask, or nowhere to go.
       drop  = !rx || (tx == '0);
-      in_ent[p*QW +: QW] = {drop, tx, in_data[p*WW +: WW]};
+      in_ent[p*QW +: QW] = {drop, tx, color};
     end
   end
 
   // ---------------------------------------------------------------------------
   // Input queues, one per port and VC, with a bypass when the queue is empty
   // ---------------------------------------------------------------------------
+  // A queue's FIFO holds each entry's control {drop, tx, color}, read at
+  // every head each cycle for the allocation. The wavelets of an input's NV
+  // queues share one RAM, slot {VC, pointer}: an input sends at most one
+  // wavelet a cycle, so one read port (at the chosen VC's head) serves
+  // them, and one write port the one arrival. The wavelet RAM's pointers
+  // follow the FIFO's (RtrPayloadPtrs). The arriving wavelet is written at
+  // its queue's tail whether or not it leaves at once by the bypass: that
+  // slot is free, and the write does not wait for the allocation.
   logic [NP*NV-1:0]    q_push, q_pop, q_empty, q_full;
   logic [NP*NV*QW-1:0] q_rdata;
-  logic [NP*NV-1:0]    fire;      // the head leaves (sent or dropped)
+  logic [NP*WW-1:0]    q_wavelet;  // the chosen VC's head wavelet per input
+  logic [NP*VIW-1:0]   sel_vidx;   // the chosen VC per input (binary)
+  logic [NP*NV-1:0]    fire;       // the head leaves (sent or dropped)
 
   for (genvar p = 0; p < NP; p++) begin : g_in_port
+    logic [NV*PW-1:0] wp_q, wp_d, rp_q, rp_d;   // wavelet RAM pointers per VC
+    logic [2*NV*PW-1:0] ptr_q;                  // {wp_q, rp_q}
+    logic [VIW-1:0]   in_vidx;
+    logic [PW-1:0]    wp, rp;
+
     for (genvar v = 0; v < NV; v++) begin : g_vc
       localparam int unsigned I = p * NV + v;
       logic [$clog2(VcDepth+1)-1:0] usage;
-      logic unused_usage;
-      assign unused_usage = ^usage;
 
       // The incoming wavelet is queued unless it left at once by the bypass.
       assign q_push[I] = in_valid[p] && (32'(in_vc[p*VcW +: VcW]) == v) &&
@@ -162,7 +178,51 @@ module wse_router #(
         .full_o  (q_full[I]),
         .usage_o (usage)
       );
+
+      always_comb begin
+        wp_d[v*PW +: PW] = wp_q[v*PW +: PW];
+        rp_d[v*PW +: PW] = rp_q[v*PW +: PW];
+        if (q_push[I]) wp_d[v*PW +: PW] = (32'(wp_q[v*PW +: PW]) == VcDepth - 1) ? '0 : wp_q[v*PW +: PW] + 1'b1;
+        if (q_pop[I])  rp_d[v*PW +: PW] = (32'(rp_q[v*PW +: PW]) == VcDepth - 1) ? '0 : rp_q[v*PW +: PW] + 1'b1;
+      end
+
+      // The wavelet RAM's pointers lead each other by the FIFO's usage, as
+      // the FIFO's own do (FifoPtrsConsistent): its head slot is the head.
+      logic [31:0] ptr_sum;
+      assign ptr_sum = 32'(rp_q[v*PW +: PW]) + 32'(usage);
+      `ASSERT(RtrPayloadPtrs, ((ptr_sum >= VcDepth) ? ptr_sum - VcDepth : ptr_sum) ==
+              32'(wp_q[v*PW +: PW]))
     end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) ptr_q <= '0;
+      else         ptr_q <= {wp_d, rp_d};
+    end
+    assign {wp_q, rp_q} = ptr_q;
+
+    // Write at the arriving wavelet's queue's tail, read at the chosen
+    // queue's head (both by a binary VC index: a multiplexer per bit).
+    assign in_vidx = VIW'(in_vc[p*VcW +: VcW]);
+    always_comb begin
+      wp = '0;
+      rp = '0;
+      for (int v = 0; v < NV; v++) begin
+        if (in_vidx == VIW'(v))          wp = wp_q[v*PW +: PW];
+        if (sel_vidx[p*VIW +: VIW] == VIW'(v)) rp = rp_q[v*PW +: PW];
+      end
+    end
+
+    prim_ram_1r1w #(
+      .Width (WW),
+      .Depth (1 << (VIW + PW))
+    ) u_wavelets (
+      .clk_i   (clk_i),
+      .we_i    (in_valid[p]),
+      .waddr_i ({in_vidx, wp}),
+      .wdata_i (in_data[p*WW +: WW]),
+      .raddr_i ({sel_vidx[p*VIW +: VIW], rp}),
+      .rdata_o (q_wavelet[p*WW +: WW])
+    );
   end
 
   // ---------------------------------------------------------------------------
@@ -170,6 +230,7 @@ module wse_router #(
   // ---------------------------------------------------------------------------
   logic [NP*NV-1:0]    hd_valid, hd_drop, elig;
   logic [NP*NV*NP-1:0] hd_tx;            // tx mask of each head
+  logic [NP*NV*CW-1:0] hd_color;         // color of each head
   logic [NP*NV*NP-1:0] hd_rem, hd_can;   // branches remaining / sendable now
   logic [NP*NV*NP-1:0] sent_q, sent_d;   // fork branches already sent
   logic [4*NV-1:0]     oc_avail;         // link credits
@@ -180,18 +241,19 @@ module wse_router #(
   always_comb begin
     for (int p = 0; p < NP; p++) begin
       for (int v = 0; v < NV; v++) begin
-        logic [QW-1:WW] e;
-        logic [CW-1:0]  color;
-        logic [NP-1:0]  rem, can;
-        e     = q_empty[p*NV + v] ? in_ent[p*QW + WW +: QW-WW] : q_rdata[(p*NV + v)*QW + WW +: QW-WW];
-        color = q_empty[p*NV + v] ? in_data[p*WW + CL +: CW] : q_rdata[(p*NV + v)*QW + CL +: CW];
+        logic [QW-1:0] e;
+        logic [CW-1:0] color;
+        logic [NP-1:0] rem, can;
+        e     = q_empty[p*NV + v] ? in_ent[p*QW +: QW] : q_rdata[(p*NV + v)*QW +: QW];
+        color = e[CW-1:0];
         hd_valid[p*NV + v] = !q_empty[p*NV + v] || (in_valid[p] && 32'(in_vc[p*VcW +: VcW]) == v);
         hd_drop[p*NV + v]  = e[QW-1];
-        rem   = e[WW +: NP] & ~sent_q[(p*NV + v)*NP +: NP];
+        rem   = e[CW +: NP] & ~sent_q[(p*NV + v)*NP +: NP];
         for (int o = 0; o < 4; o++) can[o] = rem[o] && oc_avail[o*NV + v];
         can[RP] = rem[RP] && rc_avail[color];
         if (!hd_valid[p*NV + v] || hd_drop[p*NV + v]) can = '0;
-        hd_tx[(p*NV + v)*NP +: NP] = e[WW +: NP];
+        hd_tx[(p*NV + v)*NP +: NP] = e[CW +: NP];
+        hd_color[(p*NV + v)*CW +: CW] = color;
         hd_rem[(p*NV + v)*NP +: NP] = rem;
         hd_can[(p*NV + v)*NP +: NP] = can;
         elig[p*NV + v] = hd_valid[p*NV + v] && (hd_drop[p*NV + v] || (can != '0));
@@ -206,6 +268,16 @@ module wse_router #(
   // without progress picks again among its VCs whose heads want an output
   // that round 1 left free; those outputs grant again. An input still
   // takes at most one VC per cycle (one wavelet, one credit).
+  //
+  // The rounds overlap rather than follow each other: an output is taken in
+  // round 1 exactly when some input's pick requests it (its arbiter grants
+  // whenever it has a request), so the outputs round 1 leaves free are known
+  // from round 1's VC picks alone, and round 2's VC picks are made from
+  // them while round 1's outputs arbitrate. Only the inputs' progress in
+  // round 1 waits for round 1's output grants; it masks round 2's picks
+  // before round 2's outputs arbitrate. The picks, grants and priority
+  // updates are those of the two rounds one after the other; the longest
+  // path has three arbiters in a row instead of four.
   // ---------------------------------------------------------------------------
   logic [NP*NV-1:0] vsel;                       // final VC choice per input
   logic [NP-1:0]    sel_any, sel_drop, sel_done;
@@ -215,7 +287,7 @@ module wse_router #(
   logic [NP*NP-1:0] g_in;                       // [input p][output o]: p*NP+o
 
   // Round 1 (suffix 1) and round 2 (suffix 2).
-  logic [NP*NV-1:0] elig2, vsel1, vsel2;
+  logic [NP*NV-1:0] elig2, vsel1, vsel2, vsel2_any;
   logic [NP*NP-1:0] oreq1, oreq2, ognt1, ognt2; // [output o][input p]
   logic [NP*NP-1:0] g_in2;                      // ognt2 as [input p][output o]
   logic [NP-1:0]    prog1, prog2;               // input made progress in the round
@@ -239,7 +311,7 @@ module wse_router #(
       .rst_ni   (rst_ni),
       .req_i    (elig2[p*NV +: NV]),
       .update_i (use2[p]),
-      .gnt_o    (vsel2[p*NV +: NV])
+      .gnt_o    (vsel2_any[p*NV +: NV])
     );
   end
 
@@ -292,24 +364,36 @@ module wse_router #(
     end
   endfunction
 
-  // Round 1: every eligible head, every output.
+  // Round 1: every eligible head, every output. An output is taken when it
+  // is requested (RtrTaken1Requested), which does not wait for its arbiter.
   always_comb begin
     oreq1 = round_req(vsel1, hd_can, '1);
     prog1 = round_prog(vsel1, hd_drop, ognt1);
-    for (int o = 0; o < NP; o++) taken1[o] = (ognt1[o*NP +: NP] != '0);
+    for (int o = 0; o < NP; o++) taken1[o] = (oreq1[o*NP +: NP] != '0);
   end
 
-  // Round 2: inputs without progress, heads that can use an output that
-  // round 1 left free (or drops).
+  // Round 2: heads that can use an output that round 1 left free (or
+  // drops). Every input picks among them while round 1's outputs
+  // arbitrate (vsel2_any); the pick counts only for an input without
+  // round-1 progress (vsel2). An input with progress has no round-2 pick
+  // and does not move its round-2 priority (use2 is 0), as if it had not
+  // competed.
   always_comb begin
     for (int p = 0; p < NP; p++) begin
       for (int v = 0; v < NV; v++) begin
-        elig2[p*NV + v] = !prog1[p] && hd_valid[p*NV + v] &&
+        elig2[p*NV + v] = hd_valid[p*NV + v] &&
             (hd_drop[p*NV + v] || ((hd_can[(p*NV + v)*NP +: NP] & ~taken1) != '0));
       end
-      for (int o = 0; o < NP; o++) g_in2[p*NP + o] = ognt2[o*NP + p];
+      vsel2[p*NV +: NV] = prog1[p] ? '0 : vsel2_any[p*NV +: NV];
     end
     oreq2 = round_req(vsel2, hd_can, ~taken1);
+  end
+
+  // Separate block: these read round 2's grants, which depend on oreq2.
+  always_comb begin
+    for (int p = 0; p < NP; p++) begin
+      for (int o = 0; o < NP; o++) g_in2[p*NP + o] = ognt2[o*NP + p];
+    end
     prog2 = round_prog(vsel2, hd_drop, ognt2);
   end
 
@@ -322,15 +406,12 @@ module wse_router #(
     ognt = ognt1 | ognt2;
   end
 
-  // The chosen head's wavelet: the chosen queue's head, or the arriving
-  // wavelet when that queue is empty (the bypass). Selecting the queue
-  // first and the bypass once keeps the 38-bit multiplexer to one per
-  // input instead of one per queue.
+  // The chosen head of each input: its drop flag, remaining and whole tx
+  // masks, and its VC as a binary index, which addresses the input's
+  // wavelet RAM (below).
   always_comb begin
     for (int p = 0; p < NP; p++) begin
-      logic           byp;
       logic [VIW-1:0] vidx;
-      logic [WW-1:0]  qd;
       sel_any[p]            = (vsel[p*NV +: NV] != '0);
       sel_drop[p]           = 1'b0;
       sel_rem[p*NP +: NP]   = '0;
@@ -344,14 +425,18 @@ module wse_router #(
           vidx                 = VIW'(v);
         end
       end
-      // The wavelet by a binary-coded VC: a multiplexer tree per bit. With
-      // no VC chosen it is don't-care (no output takes it).
+      sel_vidx[p*VIW +: VIW] = vidx;
+    end
+  end
+
+  // The wavelet: the shared RAM read at the chosen VC's head (sel_vidx), or
+  // the arriving one. With no VC chosen it is don't-care (no output takes
+  // it). A block of its own: the RAM's read address is sel_vidx.
+  always_comb begin
+    for (int p = 0; p < NP; p++) begin
+      logic byp;
       byp = (vsel[p*NV +: NV] & q_empty[p*NV +: NV]) != '0;
-      qd  = '0;
-      for (int v = 0; v < NV; v++) begin
-        if (vidx == VIW'(v)) qd = q_rdata[(p*NV + v)*QW +: WW];
-      end
-      sel_data[p*WW +: WW] = byp ? in_data[p*WW +: WW] : qd;
+      sel_data[p*WW +: WW] = byp ? in_data[p*WW +: WW] : q_wavelet[p*WW +: WW];
     end
   end
 
@@ -410,12 +495,24 @@ module wse_router #(
   assign ramp_out_data_o  = out_data_q[RP*WW +: WW];
   assign ramp_in_credit_o = in_credit_q[RP*NV +: NV];
 
-  for (genvar o = 0; o < 4; o++) begin : g_link_credit
-    logic [CW-1:0]  color;
-    logic [VcW-1:0] vc;
-    assign color = out_data_d[o*WW + CL +: CW];
-    assign vc    = color_vc(color);
+  // The credit a link output spends is that of the VC its wavelet was
+  // queued on: the granted input's picked VC (a queue holds only wavelets
+  // of its VC, and so does the bypass into it), taken from the grants
+  // rather than from the sent wavelet's color (RtrTakeVc checks they agree).
+  logic [4*NV-1:0] oc_take;
 
+  always_comb begin
+    for (int o = 0; o < 4; o++) begin
+      for (int v = 0; v < NV; v++) begin
+        oc_take[o*NV + v] = 1'b0;
+        for (int p = 0; p < NP; p++) begin
+          if (ognt[o*NP + p] && vsel[p*NV + v]) oc_take[o*NV + v] = 1'b1;
+        end
+      end
+    end
+  end
+
+  for (genvar o = 0; o < 4; o++) begin : g_link_credit
     for (genvar v = 0; v < NV; v++) begin : g_vc
       logic unused_cnt;
       logic [$clog2(VcDepth+1)-1:0] count;
@@ -424,7 +521,7 @@ module wse_router #(
       ) u_credit (
         .clk_i   (clk_i),
         .rst_ni  (rst_ni),
-        .take_i  (out_valid_d[o] && (32'(vc) == v)),
+        .take_i  (oc_take[o*NV + v]),
         .give_i  (link_out_credit_i[o*NV + v]),
         .avail_o (oc_avail[o*NV + v]),
         .count_o (count)
@@ -433,8 +530,19 @@ module wse_router #(
     end
   end
 
+  // The color whose credit the RAMP output spends: that of the head it was
+  // granted to, selected from the heads' colors by the grant and the
+  // input's pick rather than from the sent wavelet (RtrRampTakeColor).
   logic [CW-1:0] ramp_color;
-  assign ramp_color = out_data_d[RP*WW + CL +: CW];
+
+  always_comb begin
+    ramp_color = '0;
+    for (int p = 0; p < NP; p++) begin
+      for (int v = 0; v < NV; v++) begin
+        if (ognt[RP*NP + p] && vsel[p*NV + v]) ramp_color |= hd_color[(p*NV + v)*CW +: CW];
+      end
+    end
+  end
 
   for (genvar c = 0; c < NC; c++) begin : g_ramp_credit
     logic unused_cnt;
@@ -527,6 +635,9 @@ module wse_router #(
     `ASSERT(RtrRound2Disjoint, (ognt2[p*NP +: NP] == '0) || !taken1[p])
     `ASSERT(RtrOneRoundPerInput, !prog1[p] || (g_in2[p*NP +: NP] == '0))
     `COVER(RtrRound2, use2[p])
+    // Round 2's outputs are known before round 1's outputs arbitrate: an
+    // output is granted in round 1 exactly when it is requested in round 1.
+    `ASSERT(RtrTaken1Requested, taken1[p] == (ognt1[p*NP +: NP] != '0))
     // A fork branch is never sent twice, and only where the route says.
     `ASSERT(RtrNoResend, (g_in[p*NP +: NP] & ~sel_rem[p*NP +: NP]) == '0)
     `ASSERT_KNOWN(RtrOutValidKnown, out_valid_q[p])
@@ -545,10 +656,17 @@ module wse_router #(
     end
   end
   for (genvar o = 0; o < 4; o++) begin : g_assert_link
+    logic [VcW-1:0] out_vc;
+    assign out_vc = color_vc(out_data_d[o*WW + CL +: CW]);
+    // The credit spent is the sent wavelet's VC's, one per wavelet sent.
+    `ASSERT(RtrTakeVc, out_valid_d[o] == (oc_take[o*NV +: NV] != '0) &&
+            (!out_valid_d[o] || oc_take[o*NV + 32'(out_vc)]))
     for (genvar v = 0; v < NV; v++) begin : g_vc
       `COVER(RtrZeroCredit, !oc_avail[o*NV + v])
     end
   end
+  // The RAMP output spends the credit of the color it sends.
+  `ASSERT(RtrRampTakeColor, !out_valid_d[RP] || ramp_color == out_data_d[RP*WW + CL +: CW])
   for (genvar c = 0; c < NC; c++) begin : g_assert_ramp
     `COVER(RtrRampZeroCredit, !rc_avail[c])
   end
