@@ -49,15 +49,7 @@ fail() { echo "test-pcie: FAIL: $*"; exit 1; }
 train_ref "$out" "$board" pcie: || fail "wsetrain over sim: on the host"
 
 dev=/sys/bus/pci/devices/0000:00:05.0
-case $irq in
-poll) link=--pcie
-	irq_check="dmesg | grep -q 'no MSI-X: polling'" ;;
-msix) link=--pcie-irq
-	irq_check="! dmesg | grep -q 'no MSI-X' &&
-  awk '/wse-0000:00:05.0-0\$/ { h = \$2 } /wse-0000:00:05.0-1\$/ { c = \$2 }
-    END { print \"interrupts: H2C\", h, \"C2H\", c; exit !(h > 0 && c > 0) }' /proc/interrupts" ;;
-*) fail "IRQ is poll or msix, not $irq" ;;
-esac
+pcie_irq "$irq" || fail "IRQ is poll or msix, not $irq"
 first=1 leak_pre= leak_post= leak_loaded= vm_leak=()
 if [ "${LEAK_CHECK:-0}" = 1 ]; then
 	vm_leak=(--append slub_debug=U --file "$(dirname "$0")/leak-check.sh:/data/leak-check.sh")
@@ -82,7 +74,7 @@ $leak_post
 insmod /data/wse.ko ivshmem=1
 $leak_loaded
 pcie_ioctl /dev/wse0
-$irq_check
+$PCIE_IRQ_CHECK
 echo IRQ-OK $irq
 ! dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace|did not take a stop'
 pcie_ioctl --stall /dev/wse0
@@ -119,7 +111,7 @@ stall_watch &
 watch_pid=$!
 
 rc=0
-tests/vm/vm-run.sh $link --out "$out/vm" --board "$board" "$@" "${vm_leak[@]}" \
+tests/vm/vm-run.sh $PCIE_LINK --out "$out/vm" --board "$board" "$@" "${vm_leak[@]}" \
 	--file "$WSE_KO:/data/wse.ko" --bin "$WSECTL" --bin "$E2E" --bin "$PCIE_IOCTL" \
 	--bin "$WSETRAIN" --file "$out/data.csv:/data/data.csv" \
 	--file "$out/guest.params:/data/guest.params" \
