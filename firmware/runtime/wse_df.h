@@ -40,7 +40,21 @@ enum { WSE_DSD_MEM = 0, WSE_DSD_FABRIC = 1 };
 
 /* Vector operations and B sources. */
 enum { WSE_V_FMOVS = 0, WSE_V_FADDS = 1, WSE_V_FMULS = 2, WSE_V_FMACS = 3,
-       WSE_V_FMAXS = 4, WSE_V_RELU = 5, WSE_V_SPMACS = 6 };
+       WSE_V_FMAXS = 4, WSE_V_RELU = 5, WSE_V_SPMACS = 6, WSE_V_SPIDX = 7 };
+/* WSE_V_SPIDX (docs/pe-programming.md, "Sparse gathers"): b a fabric
+ * descriptor whose color (BIND bit 30 set) carries one index-only share
+ * (gap-coded index wavelets, no values, the last index wavelet with the
+ * control bit); the engine decodes its slots, ascending, into its gather
+ * table (WSE_GATHER_MAX entries) and sets the gather count. dst is a memory
+ * descriptor that is not written: a slot at or beyond its LEN0 is refused
+ * (WSE_VFLAG_SPARSE, not stored). */
+#define WSE_GATHER_MAX 1024u
+/* WSE_VOP_GATHER, with FMOVS/FADDS/FMULS/FMACS/FMAXS/RELU: the operation's
+ * LEN0 is the gather count n (dst's LEN0 is ignored), and a's element
+ * (i1, i0) is at a.BASE + 4 * (table[i0] * a.STRIDE0 + i1 * a.STRIDE1);
+ * dst and b at their usual (i1, i0). With n = 0 the operation has no
+ * element (no wavelet popped or sent). */
+#define WSE_VOP_GATHER 0x02000000u
 /* WSE_V_SPMACS (docs/pe-programming.md, "Sparse streams"): b a fabric descriptor
  * whose color carries one sparse share (gap-coded index wavelets, values,
  * the last value with the control bit), dst and a memory descriptors of
