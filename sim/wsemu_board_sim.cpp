@@ -63,16 +63,16 @@ VTOP *top;
 uint64_t cycle;
 volatile sig_atomic_t stop_signal;
 SimFlash flash("wsemu-board-sim");
-const uint8_t *cclk;  // USRMCLKO of the top's USRMCLK model, null without one
+const uint8_t *cclk;  // the CCLK pin in the top's USRMCLK model, null without one
 
 void on_signal(int sig) { stop_signal = sig; }
 
-// The CCLK pin: the output of the one USRMCLK model in the top (made
+// The CCLK pin: the level the one USRMCLK model in the top keeps (made
 // public by sim/wsemu_board_sim.vlt), found by its variable.
 const uint8_t *find_cclk()
 {
 	for (const auto &it : *Verilated::threadContextp()->scopeNameMap()) {
-		VerilatedVar *v = it.second->varFind("USRMCLKO");
+		VerilatedVar *v = it.second->varFind("cclk");
 		if (v && v->vltype() == VLVT_UINT8) return (const uint8_t *)v->datap();
 	}
 	return nullptr;
