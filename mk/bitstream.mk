@@ -10,6 +10,9 @@
 #   DRY_RUN=1                       flash, flash-spi: print the command only
 #   BIT=<file>                      flash, flash-spi: that bitstream instead
 #   make lint-board                 verilator --lint-only -Wall of each top
+#   make bench-bitstream            the ULX3S bitstream's BENCH figures
+#   make test-full-bitstream        make bitstream for every FPGA board, its
+#                                   .bit, .svf and timing report checked
 
 DEB_PKGS += openfpgaloader
 # Boards with an FPGA top: the top module of each.
@@ -37,6 +40,8 @@ $(BUILD)/boards/$(1)/board.env: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) | deps
 $(call DS_BOARD_RULES,$(1),wsemu $(1))
 endef
 $(foreach b,$(FPGA_BOARDS),$(eval $(call BS_BOARD_RULES,$(b))))
+# The host interface with the board's own parameters, for the fit check.
+$(foreach b,$(FPGA_BOARDS),$(eval $(call FPGA_HIF_RULES,hostif-$(b),$(b))))
 
 .PHONY: bitstream flash flash-spi lint-board bs-board-check
 bs-board-check:
@@ -87,11 +92,11 @@ $(BUILD)/bitstream/%.bit: | deps
 
 define BS_FLOW_RULES
 $(call BS_DIR,$(1))/checked: $(call BS_ENV,$(1)) $(call BS_TOP,$(1)) boards/$(1)/$(1).lpf \
-		$(FPGA_DIR)/tile/times $(FPGA_DIR)/hostif/times tests/fpga/pins.py tests/fpga/fit.py
+		$(FPGA_DIR)/tile/times $(FPGA_DIR)/hostif-$(1)/times tests/fpga/pins.py tests/fpga/fit.py
 	@mkdir -p $$(@D)
 	tests/fpga/pins.py $(1) $(call BS_TOP,$(1)) boards/$(1)/$(1).lpf
 	. $(call BS_ENV,$(1)) && tests/fpga/fit.py $(1) $$$$BOARD_TILES $$$$BOARD_FPGA_DEVICE \
-	  --tile $(FPGA_DIR)/tile --hostif $(FPGA_DIR)/hostif
+	  --tile $(FPGA_DIR)/tile --hostif $(FPGA_DIR)/hostif-$(1)
 	touch $$@
 $(call BS_DIR,$(1))/synth/times: $(call BS_DIR,$(1))/checked $(call BS_SRCS,$(1)) tests/fpga/synth.sh \
 		$(FPGA_TOOLS)
@@ -103,6 +108,25 @@ $(call BS_DIR,$(1))/$(1).bit: $(call BS_DIR,$(1))/synth/times $(FPGA_VENV)/.stam
 	  $(BS_PNR_TIMEOUT)
 endef
 $(foreach b,$(FPGA_BOARDS),$(eval $(call BS_FLOW_RULES,$(b))))
+
+# The whole flow for every FPGA board, then its outputs checked
+# (tests/fpga/test-bitstream.sh): about an hour of CPU, test-full only.
+.PHONY: test-full-bitstream
+test-full-bitstream:
+	@set -e; for b in $(FPGA_BOARDS); do \
+	  $(MAKE) --no-print-directory bitstream BOARD=$$b; \
+	  tests/fpga/test-bitstream.sh $(call BS_ENV,$$b) $(call BS_DIR,$$b); done
+TEST_FULL_STAGES += test-full-bitstream
+
+# The bitstream's figures (built first if needed): BENCH
+# fpga.ulx3s_fmax_mhz, fpga.ulx3s_pnr_seconds, the utilization and the
+# critical path from nextpnr's report.
+.PHONY: bench-bitstream
+bench-bitstream:
+	$(MAKE) --no-print-directory bitstream BOARD=ulx3s-85f
+	@/usr/bin/python3 tests/fpga/report.py --pnr ulx3s=$(call BS_DIR,ulx3s-85f) | \
+	  grep -v 'tile_fmax_mhz'
+BENCH_STAGES += bench-bitstream
 
 # Loading: openFPGALoader (Debian's) through the board's own USB port. The
 # bitstream is built first unless BIT names one.

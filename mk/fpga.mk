@@ -63,9 +63,11 @@ FPGA_READ := read_verilog -sv -DSYNTHESIS -Irtl/prim
 FPGA_TILE_SRCS := $(CORE_TILE_SYNTH_SRCS)
 # The router with the board's parameters.
 FPGA_ROUTER_SRCS := $(call FABRIC_RTL_FILES,$(FPGA_BOARD))
-# The host interface: the device top with the mesh as a black box (framing,
-# executor, event sender, the crossings to the mesh clock).
-FPGA_HIF_SRCS := $(FPGA_CFG) $(filter-out rtl/mesh/wse_mesh.sv,$(call DS_TOP_SRCS,$(FPGA_BOARD)))
+# The host interface of board $(1): the device top with the mesh as a black
+# box (framing, executor, event sender, the crossings to the mesh clock),
+# with that board's parameters (its tiles' console buffers and outlets,
+# its edge crossings).
+FPGA_HIF_SRCS = $(call RTL_CFG_PKG,$(1)) $(filter-out rtl/mesh/wse_mesh.sv,$(call DS_TOP_SRCS,$(1)))
 
 $(FPGA_DIR)/tile/times: $(FPGA_TILE_SRCS) tests/fpga/synth.sh tests/fpga/timed.sh $(FPGA_TOOLS) | deps
 	YOSYS="$(FPGA_YOSYS)" tests/fpga/synth.sh $(@D) wse_tile $(FPGA_SYNTH_TIMEOUT) \
@@ -73,12 +75,19 @@ $(FPGA_DIR)/tile/times: $(FPGA_TILE_SRCS) tests/fpga/synth.sh tests/fpga/timed.s
 $(FPGA_DIR)/router/times: $(FPGA_ROUTER_SRCS) tests/fpga/synth.sh tests/fpga/timed.sh $(FPGA_TOOLS) | deps
 	YOSYS="$(FPGA_YOSYS)" tests/fpga/synth.sh $(@D) wse_router $(FPGA_SYNTH_TIMEOUT) \
 	  "$(FPGA_READ) $(FPGA_ROUTER_SRCS)" "$(FPGA_SYNTH_FLAGS)"
-# A time-out is recorded in times and reported; it does not stop bench-fpga.
-$(FPGA_DIR)/hostif/times: $(FPGA_HIF_SRCS) rtl/mesh/wse_mesh.sv tests/fpga/synth.sh tests/fpga/timed.sh \
-		$(FPGA_TOOLS) | deps
-	YOSYS="$(FPGA_YOSYS)" tests/fpga/synth.sh $(@D) wse_top $(FPGA_HIF_TIMEOUT) \
-	  "$(FPGA_READ) $(FPGA_HIF_SRCS); $(FPGA_READ) -lib rtl/mesh/wse_mesh.sv" \
-	  "$(FPGA_SYNTH_FLAGS)" || [ $$? -eq 2 ]
+# The host interface: $(FPGA_DIR)/hostif with FPGA_BOARD's parameters
+# (bench-fpga), $(FPGA_DIR)/hostif-<board> with an FPGA board's own (the
+# board flow's fit check, mk/bitstream.mk). A time-out is recorded in times
+# and reported; it does not stop bench-fpga.
+# $(1) the folder under $(FPGA_DIR), $(2) the board.
+define FPGA_HIF_RULES
+$(FPGA_DIR)/$(1)/times: $(call FPGA_HIF_SRCS,$(2)) rtl/mesh/wse_mesh.sv tests/fpga/synth.sh \
+		tests/fpga/timed.sh $(FPGA_TOOLS) | deps
+	YOSYS="$(FPGA_YOSYS)" tests/fpga/synth.sh $$(@D) wse_top $(FPGA_HIF_TIMEOUT) \
+	  "$(FPGA_READ) $(call FPGA_HIF_SRCS,$(2)); $(FPGA_READ) -lib rtl/mesh/wse_mesh.sv" \
+	  "$(FPGA_SYNTH_FLAGS)" || [ $$$$? -eq 2 ]
+endef
+$(eval $(call FPGA_HIF_RULES,hostif,$(FPGA_BOARD)))
 
 # The FPU alone, for its own place and route (its path is the tile's longest).
 $(FPGA_DIR)/fpu/times: $(FPU_RTL) tests/fpga/synth.sh tests/fpga/timed.sh $(FPGA_TOOLS) | deps

@@ -59,7 +59,8 @@ UART_FULL_RUNS := "bytes 4 2 300000 21" "bytes 4 -2 300000 22" "bytes 8.3333 1 3
 test-uart: $(UART_TB) $(BUILD)/boards/$(UART_BOARD)/wse_cfg_pkg.sv
 	@set -e; for run in $(UART_RUNS); do $(UART_TB) $$run; done
 	@./tests/boards/check-lpf.sh boards/$(UART_BOARD)/$(UART_BOARD).lpf docs/boards.md
-	@grep -q 'NumCols *= 2;' $(BUILD)/boards/$(UART_BOARD)/wse_cfg_pkg.sv
+	@c=$$(sed -n 's/.*wsemu,columns = <\([0-9]*\)>.*/\1/p' boards/$(UART_BOARD)/$(UART_BOARD).dts); \
+	  [ -n "$$c" ] && grep -q "NumCols *= $$c;" $(BUILD)/boards/$(UART_BOARD)/wse_cfg_pkg.sv
 	@echo "test-uart: $(UART_BOARD): wse-cfggen accepts the .dts"
 
 test-full-uart: $(UART_TB)

@@ -85,7 +85,9 @@ if "$gen" "$out/$u.dtb" --sv "$out/$u.sv" --env "$out/$u.env"; then
 	grep -q "LinkUartDiv *= 2133;" "$out/$u.sv" && ok "$u: UART divisor 25 MHz / 3 Mbaud x 256" ||
 		bad "$u: UART divisor"
 	. "$out/$u.env"
-	[ "$BOARD_TILES" = 4 ] && [ "$BOARD_FPGA_DEVICE" = LFE5U-85F ] &&
+	tiles=$(( $(sed -n 's/.*wsemu,columns = <\([0-9]*\)>.*/\1/p' "boards/$u/$u.dts") *
+		$(sed -n 's/.*wsemu,rows = <\([0-9]*\)>.*/\1/p' "boards/$u/$u.dts") ))
+	[ "$BOARD_TILES" = "$tiles" ] && [ "$BOARD_FPGA_DEVICE" = LFE5U-85F ] &&
 		[ "$BOARD_FPGA_PACKAGE" = CABGA381 ] && [ "$BOARD_MESH_CLOCK_HZ" = "$hz" ] &&
 		ok "$u: flow settings" || bad "$u: flow settings: $(cat "$out/$u.env")"
 else

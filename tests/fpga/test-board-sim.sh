@@ -13,13 +13,17 @@ b=$1 model=$2 wsectl=$3 flash_ops=$4 out=$5 full=${6:-}
 rm -rf "$out"; mkdir -p "$out"
 fail() { cat "$1"; echo "board-sim: FAIL $2"; exit 1; }
 export WSEMU_SIM=$model
+# The mesh the board's .dts asks for, which the model must report.
+dts() { sed -n "s/.*wsemu,$1 = <\([0-9]*\)>.*/\1/p" "boards/$b/$b.dts"; }
+cols=$(dts columns) rows=$(dts rows)
+[ -n "$cols" ] && [ -n "$rows" ] || { echo "board-sim: FAIL $b: no mesh in boards/$b/$b.dts"; exit 1; }
 timeout 600 "$wsectl" -d "sim:board=$b" info > "$out/info.txt" 2>&1 || fail "$out/info.txt" "$b: wsectl info"
-grep -q "mesh: *2 x 2 tiles" "$out/info.txt" || fail "$out/info.txt" "$b: info: mesh"
+grep -q "mesh: *$cols x $rows tiles" "$out/info.txt" || fail "$out/info.txt" "$b: info: mesh"
 grep -q "wsemu,$b" "$out/info.txt" || fail "$out/info.txt" "$b: info: board"
 echo "board-sim: $b: wsectl info through the UART: $(grep -m1 'mesh:' "$out/info.txt" | tr -s ' ')"
 [ "$full" = full ] || exit 0
 timeout 1200 "$wsectl" -d "sim:board=$b" selftest > "$out/selftest.txt" 2>&1 || fail "$out/selftest.txt" "$b: selftest"
-grep -q "selftest: PASS (4 tiles)" "$out/selftest.txt" || fail "$out/selftest.txt" "$b: selftest"
+grep -q "selftest: PASS ($((cols * rows)) tiles)" "$out/selftest.txt" || fail "$out/selftest.txt" "$b: selftest"
 echo "board-sim: $b: $(grep 'selftest: PASS' "$out/selftest.txt")"
 [ "$b" = ulx3s-85f ] || exit 0
 timeout 1800 "$flash_ops" "$out/ops.flash" board > "$out/flash_ops.txt" 2>&1 ||
