@@ -101,7 +101,7 @@ $(call BS_DIR,$(1))/checked: $(call BS_ENV,$(1)) $(call BS_TOP,$(1)) boards/$(1)
 $(call BS_DIR,$(1))/synth/times: $(call BS_DIR,$(1))/checked $(call BS_SRCS,$(1)) tests/fpga/synth.sh \
 		$(FPGA_TOOLS)
 	YOSYS="$(FPGA_YOSYS)" tests/fpga/synth.sh $$(@D) $(FPGA_BOARD_TOP_$(1)) $(BS_SYNTH_TIMEOUT) \
-	  "read_verilog -lib +/ecp5/cells_bb.v; $(FPGA_READ) $(call BS_SRCS,$(1))" "-abc9"
+	  "read_verilog -lib +/ecp5/cells_bb.v; $(FPGA_READ) $(call BS_SRCS,$(1))" "$(FPGA_SYNTH_FLAGS)"
 $(call BS_DIR,$(1))/$(1).bit: $(call BS_DIR,$(1))/synth/times $(FPGA_VENV)/.stamp tests/fpga/bitstream.sh
 	tests/fpga/bitstream.sh $(call BS_ENV,$(1)) $(call BS_DIR,$(1))/synth/netlist.json \
 	  boards/$(1)/$(1).lpf $(call BS_DIR,$(1)) $(FPGA_NEXTPNR) $(FPGA_VENV)/bin/yowasp-ecppack \
