@@ -172,10 +172,10 @@ $(foreach b,$(FPGA_BOARDS),$(eval $(call BS_SIM_RULES,$(b))))
 # adds the selftest (memory, routes and a program on every tile) and the
 # flash requests on the board's flash (flash_ops board).
 .PHONY: test-board-sim test-full-board-sim
-test-board-sim test-full-board-sim: $(foreach b,$(FPGA_BOARDS),$(call BS_SIM,$(b))) $(DS_DIR)/wsectl \
-		$(DS_DIR)/flash_ops
+test-board-sim test-full-board-sim: $(foreach b,$(FPGA_BOARDS),$(call BS_SIM,$(b)) $(call BS_ENV,$(b))) \
+		$(DS_DIR)/wsectl $(DS_DIR)/flash_ops
 	@set -e; for b in $(FPGA_BOARDS); do \
-	  tests/fpga/test-board-sim.sh $$b $(call BS_SIM,$$b) $(DS_DIR)/wsectl $(DS_DIR)/flash_ops \
+	  tests/fpga/test-board-sim.sh $$b $(call BS_ENV,$$b) $(call BS_SIM,$$b) $(DS_DIR)/wsectl $(DS_DIR)/flash_ops \
 	    $(BUILD)/tests/board-sim/$$b \
 	    $(if $(filter test-full-%,$@),full); done
 TEST_STAGES += test-board-sim

@@ -56,11 +56,11 @@ UART_FULL_RUNS := "bytes 4 2 300000 21" "bytes 4 -2 300000 22" "bytes 8.3333 1 3
              "packets 8.3333 2 2000 31" "packets 8.3333 -2 2000 32" "packets 4 2 2000 33" \
              "packets 4 -2 2000 34" "packets 16 2 2000 35" "packets 16 -2 2000 36"
 
-test-uart: $(UART_TB) $(BUILD)/boards/$(UART_BOARD)/wse_cfg_pkg.sv
+test-uart: $(UART_TB) $(BUILD)/boards/$(UART_BOARD)/wse_cfg_pkg.sv $(BUILD)/boards/$(UART_BOARD)/board.env
 	@set -e; for run in $(UART_RUNS); do $(UART_TB) $$run; done
 	@./tests/boards/check-lpf.sh boards/$(UART_BOARD)/$(UART_BOARD).lpf docs/boards.md
-	@c=$$(sed -n 's/.*wsemu,columns = <\([0-9]*\)>.*/\1/p' boards/$(UART_BOARD)/$(UART_BOARD).dts); \
-	  [ -n "$$c" ] && grep -q "NumCols *= $$c;" $(BUILD)/boards/$(UART_BOARD)/wse_cfg_pkg.sv
+	@. $(BUILD)/boards/$(UART_BOARD)/board.env && \
+	  grep -q "NumCols *= $$BOARD_COLUMNS;" $(BUILD)/boards/$(UART_BOARD)/wse_cfg_pkg.sv
 	@echo "test-uart: $(UART_BOARD): wse-cfggen accepts the .dts"
 
 test-full-uart: $(UART_TB)

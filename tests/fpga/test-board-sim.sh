@@ -7,16 +7,16 @@
 # million cycles of the model) and the flash requests on the board's
 # configuration flash (flash_ops board: the top's flash pins, CCLK through
 # USRMCLK; about 3 million cycles).
-# Usage: test-board-sim.sh BOARD MODEL WSECTL FLASH_OPS OUTDIR [full]
+# Usage: test-board-sim.sh BOARD ENV MODEL WSECTL FLASH_OPS OUTDIR [full]
+#   ENV the board's settings from its .dts (wse-cfggen --env)
 set -u
-b=$1 model=$2 wsectl=$3 flash_ops=$4 out=$5 full=${6:-}
+b=$1 env=$2 model=$3 wsectl=$4 flash_ops=$5 out=$6 full=${7:-}
 rm -rf "$out"; mkdir -p "$out"
 fail() { cat "$1"; echo "board-sim: FAIL $2"; exit 1; }
 export WSEMU_SIM=$model
 # The mesh the board's .dts asks for, which the model must report.
-dts() { sed -n "s/.*wsemu,$1 = <\([0-9]*\)>.*/\1/p" "boards/$b/$b.dts"; }
-cols=$(dts columns) rows=$(dts rows)
-[ -n "$cols" ] && [ -n "$rows" ] || { echo "board-sim: FAIL $b: no mesh in boards/$b/$b.dts"; exit 1; }
+. "$env"
+cols=$BOARD_COLUMNS rows=$BOARD_ROWS
 timeout 600 "$wsectl" -d "sim:board=$b" info > "$out/info.txt" 2>&1 || fail "$out/info.txt" "$b: wsectl info"
 grep -q "mesh: *$cols x $rows tiles" "$out/info.txt" || fail "$out/info.txt" "$b: info: mesh"
 grep -q "wsemu,$b" "$out/info.txt" || fail "$out/info.txt" "$b: info: board"
