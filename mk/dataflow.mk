@@ -107,8 +107,8 @@ DF_ELFS  := $(addprefix $(DF_BUILD)/elf/,$(addsuffix .elf,$(DF_PROGS))) \
 	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/elf/vec_move-$(s).elf) $(DF_SPARSE_ELFS)
 
 .PHONY: test-pe-dataflow test-pe-dataflow-full
-test-pe-dataflow: $(DF_TB) $(DF_ELFS)
-	tests/dataflow/run.sh $(DF_BUILD)/run $(DF_TB) $(DF_ELFS)
+test-pe-dataflow: $(DF_TB) $(DF_ELFS) $(DF_GATHER_ELFS)
+	tests/dataflow/run.sh $(DF_BUILD)/run $(DF_TB) $(DF_ELFS) $(DF_GATHER_ELFS)
 TEST_STAGES += test-pe-dataflow
 
 test-pe-dataflow-full: $(DF_TB) $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf/vec_ops-$(s).elf)
@@ -144,6 +144,8 @@ bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf $(DF_BENCH_MESH_TB) $(DF_BUIL
 	        printf "BENCH pe.fmacs_fwd_rate %.4f\n", e["fwd"] / c["fwd"]; \
 	        printf "BENCH pe.fmacs_bww_rate %.4f\n", e["bww"] / c["bww"]; \
 	        printf "BENCH pe.spmacs_rate %.4f\n", e["sparse"] / c["sparse"]; \
+	        printf "BENCH pe.gather_rate %.4f\n", e["gather"] / c["gather"]; \
+	        printf "BENCH pe.gather_spidx_rate %.4f\n", e["gatheridx"] / c["gatheridx"]; \
 	        printf "BENCH pe.fabric_stream_rate %.4f\n", e["stream"] / c["stream"] }' \
 	  $(DF_BUILD)/bench.out $(DF_BUILD)/bench-fabric.out
 BENCH_STAGES += bench-pe
