@@ -44,6 +44,10 @@ package wse_df_pkg;
   localparam logic [3:0] VFmax  = 4'd4;  // dst = max(a, B)
   localparam logic [3:0] VRelu  = 4'd5;  // dst = max(a, +0)
   localparam logic [3:0] VSpmac = 4'd6;  // a sparse share on b: FMULS, then FMACS per value
+  localparam logic [3:0] VSpidx = 4'd7;  // an index-only share on b: into the gather table
+  // Gather table (SPIDX) entries, and the operation word's gather flag.
+  localparam int unsigned GatherMax = 1024;
+  localparam int unsigned VopGather = 25;
 
   // B operand source.
   localparam logic [1:0] BVec     = 2'd0;  // element of descriptor b
@@ -58,6 +62,7 @@ package wse_df_pkg;
   localparam logic [1:0] SpAcc    = 2'd1;
 
   // Operation word: [3:0] op, [6:4] dst, [9:7] a, [12:10] b, [14:13] bmode,
-  // [15] activate a task on completion, [21:16] that task, [24:22] rm.
+  // [15] activate a task on completion, [21:16] that task, [24:22] rm,
+  // [25] gather (a through the gather table).
   localparam int unsigned NumTasks = 64;
 endpackage

@@ -26,6 +26,15 @@
 // error); each pass is LEN0 elements of FMULS (the share's first value)
 // or FMACS with the value as scalar; an empty share is one pass of +0, an
 // operation that ends without a pass one element that writes nothing.
+// SPIDX (an index-only share on b's color) runs the same decoder, writing
+// the slots below dst's LEN0 into the gather table (wse_df_gather), one a
+// cycle, and ends with one element that writes nothing, which commits the
+// table's count n. A gathered operation (WSE_VOP_GATHER) runs n elements a
+// pass, its a addresses streamed from the table (base + slot*stride0 +
+// i1*stride1); with n = 0, or refused (a on the fabric, the flag on SPMACS
+// or SPIDX), it is one element that writes nothing. No operation looks
+// ahead into an SPIDX or a gathered operation, so a gathered operation
+// reads the table only once the SPIDX before it has committed.
 `include "prim_assert.svh"
 
 module wse_df_vec #(
@@ -133,6 +142,7 @@ module wse_df_vec #(
   logic [1:0]    q_bm   [QDepth];
   logic [2:0]    q_rm   [QDepth];
   logic [QDepth-1:0] q_ten;
+  logic [QDepth-1:0] q_g;             // WSE_VOP_GATHER
   logic [5:0]    q_tid  [QDepth];
   logic [31:0]   q_sc   [QDepth];
   logic [15:0]   q_len0 [QDepth];
@@ -220,6 +230,7 @@ module wse_df_vec #(
   logic [31:0]   sd_codes_q;
   logic [2:0]    sd_k_q;             // next code, 0..4
   logic [17:0]   sd_pos_q;           // slot a code of 0 names (saturating)
+  logic          sd_last_q;          // SPIDX: the index wavelet had the control bit
   logic          nx_v_q, nx_last_q;  // the next pass, decoded
   sp_kind_e      nx_kind_q;
   logic [31:0]   nx_val_q;
@@ -232,18 +243,71 @@ module wse_df_vec #(
   logic          sp_err_q;
   logic          sd_pop, sd_pop_ok;  // the decoder pops (index wavelet or value)
 
+  // ---- SPIDX and gathered operations ------------------------------------------
+  localparam int unsigned GCW = $clog2(wse_df_pkg::GatherMax + 1);
+  logic           ix_h0;              // the head operation is an SPIDX
+  logic           ix_bad;             // ... whose b is in memory (refused)
+  logic           ix_wr, ix_full, ix_commit;
+  logic           gath_h0;            // the head operation is gathered
+  logic           g_refuse;           // ... refused: a on the fabric, SPMACS, SPIDX
+  logic           nop_h0;             // its one element writes nothing
+  logic [GCW-1:0] g_cnt;
+  logic [15:0]    len0_h0;            // elements a pass
+  logic           ga_run, ga_take, ga_clr, ga_v0, ga_v1;
+  logic [AW-1:0]  ga_addr0, ga_addr1;
+  logic           la_special;         // the next operation is not looked into
+
   assign qv       = (q_cnt_q != '0);
   assign h0       = q_head_q;
   assign h1       = qinc(q_head_q);
-  assign sp_h0    = qv && (q_op[h0] == wse_df_pkg::VSpmac);
+  assign sp_h0    = qv && (q_op[h0] == wse_df_pkg::VSpmac) && !q_g[h0];
   assign sp_bad   = !q_fab[h0][2] || q_fab[h0][1] || q_fab[h0][0];
   assign sp_acc   = (q_bm[h0] == wse_df_pkg::SpAcc);
   assign sp_start = sp_h0 && !ex_act_q && nx_v_q;
+  assign ix_h0    = qv && (q_op[h0] == wse_df_pkg::VSpidx) && !q_g[h0];
+  assign ix_bad   = !q_fab[h0][2];
+  assign gath_h0  = qv && q_g[h0];
+  assign g_refuse = (q_op[h0] == wse_df_pkg::VSpmac) || (q_op[h0] == wse_df_pkg::VSpidx) ||
+                    q_fab[h0][1];
+  // an SPIDX's element comes once its share is decoded (or refused)
+  assign nop_h0   = (gath_h0 && (g_refuse || g_cnt == '0)) || ix_h0;
+  assign len0_h0  = gath_h0 ? 16'(g_cnt) : q_len0[h0];
+  assign ga_run   = gath_h0 && !nop_h0;
+  assign ga_take  = g_done && ga_run;
+  assign ga_clr   = g_done && elast && ga_run;
+  assign ix_commit = g_done && ix_h0 && !ix_bad;
+  assign la_special = (q_op[n_h] == wse_df_pkg::VSpmac) || (q_op[n_h] == wse_df_pkg::VSpidx) ||
+                      q_g[n_h];
+
+  wse_df_gather #(
+    .AW      (AW),
+    .Entries (wse_df_pkg::GatherMax)
+  ) u_gather (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .wr_i      (ix_wr),
+    .wr_slot_i (sd_posv[15:0]),
+    .full_o    (ix_full),
+    .commit_i  (ix_commit),
+    .cnt_o     (g_cnt),
+    .run_i     (ga_run),
+    .base_i    (q_base[1][h0]),
+    .s0_i      (q_s0[1][h0]),
+    .s1_i      (q_s1[1][h0]),
+    .len1_i    (q_len1[h0]),
+    .take_i    (ga_take),
+    .clr_i     (ga_clr),
+    .v0_o      (ga_v0),
+    .v1_o      (ga_v1),
+    .addr0_o   (ga_addr0),
+    .addr1_o   (ga_addr1)
+  );
   assign kind_cur = sp_start ? nx_kind_q : ex_kind_q;
   assign last_cur = sp_start ? nx_last_q : ex_last_q;
-  assign last0 = (sp_h0 && kind_cur == SpEnd) || (g_i0_q == q_len0[h0] - 16'd1);
+  assign last0 = (sp_h0 && kind_cur == SpEnd) || nop_h0 || (g_i0_q == len0_h0 - 16'd1);
   assign last1 = (g_i1_q == q_len1[h0] - 16'd1);
-  assign elast = sp_h0 ? (last0 && (kind_cur != SpPass || last_cur)) : (last0 && last1);
+  assign elast = sp_h0 ? (last0 && (kind_cur != SpPass || last_cur)) :
+                 (nop_h0 || (last0 && last1));
 
   always_comb begin
     for (int k = 0; k < 3; k++) begin
@@ -306,9 +370,15 @@ module wse_df_vec #(
     end
     sd_skip = sat18(19'(sd_pos_q) + 19'(sd_esc));
     sd_posv = sat18(19'(sd_skip) + 19'(sd_codes_q[8*sd_j +: 8]));
-    sd_lim  = (q_len1[h0] == '0) ? 18'h10000 : 18'(q_len1[h0]);
+    // SPIDX: dst's LEN0 bounds the slots (0: none)
+    sd_lim  = ix_h0 ? 18'(q_len0[h0]) :
+              (q_len1[h0] == '0) ? 18'h10000 : 18'(q_len1[h0]);
   end
-  assign sd_pop = sp_h0 && !sp_bad && !sd_done_q && !nx_v_q && (sd_idx_q || sd_hit);
+  assign sd_pop = (sp_h0 && !sp_bad && !sd_done_q && !nx_v_q && (sd_idx_q || sd_hit)) ||
+                  (ix_h0 && !ix_bad && !sd_done_q && sd_idx_q);
+  // SPIDX: a named slot in range is stored while the table has room
+  assign ix_wr  = ix_h0 && !ix_bad && !sd_done_q && !sd_idx_q && sd_hit &&
+                  sd_posv < sd_lim && !ix_full;
 
   // Row k (dst, a) of slot pos: base + pos * stride1 (word indices wrap).
   function automatic logic [AW-1:0] sp_row(input logic [AW-1:0] base, input logic [15:0] s1,
@@ -338,6 +408,10 @@ module wse_df_vec #(
       first = sl[0] ? n_first : g_first_q;
       pd    = sl[0] ? n_p[0] : p0e[0];
       pa    = sl[0] ? n_p[1] : p0e[1];
+      // a gathered operation's a from the table's stream (the look-ahead
+      // only within the operation)
+      if (ga_run && !sl[0])            pa = ga_addr0;
+      if (ga_run && sl[0] && n_h == h0) pa = ga_addr1;
       pb    = sl[0] ? n_p[2] : p0e[2];
       rb    = sl[0] ? n_r[2] : r0e[2];
       o     = q_op[h];
@@ -365,6 +439,13 @@ module wse_df_vec #(
         isimm[4*sl + ItS] = 1'b1;
         isimm[4*sl + ItA] = kind_cur != SpPass;
       end
+      // an element that writes nothing: no operand but a +0 for a
+      if (nop_h0) begin
+        need[4*sl + ItS]  = 1'b0;
+        need[4*sl + ItB]  = 1'b0;
+        need[4*sl + ItD]  = 1'b0;
+        isimm[4*sl + ItA] = 1'b1;
+      end
       isimm[4*sl + ItB] = 1'b0;
       isimm[4*sl + ItD] = 1'b0;
       isfab[4*sl + ItS] = !isimm[4*sl + ItS] && q_fab[h][2];
@@ -385,6 +466,7 @@ module wse_df_vec #(
         iimm[4*sl + ItS] = nx_val_q;
         iimm[4*sl + ItA] = '0;
       end
+      if (nop_h0) iimm[4*sl + ItA] = '0;
     end
   end
 
@@ -448,8 +530,14 @@ module wse_df_vec #(
   // an SPMACS has an element only with a pass decoded or running; the
   // look-ahead stays within a pass (the next pass's rows come from the
   // decoder) and does not enter an SPMACS
-  assign el_ok = !sp_h0 || ex_act_q || nx_v_q;
-  assign la_ok = sp_h0 ? !last0 : !(n_h != h0 && q_op[n_h] == wse_df_pkg::VSpmac);
+  // an SPIDX has its element once decoded or refused, a gathered operation
+  // with its a address streamed; no look-ahead from an element that writes
+  // nothing, within a gathered operation only with the next address there
+  assign el_ok = (!sp_h0 || ex_act_q || nx_v_q) && (!ix_h0 || ix_bad || sd_done_q) &&
+                 (!ga_run || ga_v0);
+  assign la_ok = sp_h0 ? !last0 :
+                 nop_h0 ? 1'b0 :
+                 (n_h == h0) ? (!ga_run || ga_v1) : !la_special;
   assign go    = qv && (32'(rb_cnt_q) < RobDepth);
   assign sv    = {go && el_ok && n_valid && la_ok, go && el_ok};
   always_comb begin
@@ -634,6 +722,7 @@ module wse_df_vec #(
         end
       end
       q_ten <= '0;
+      q_g   <= '0;
       q_head_q <= '0; q_tail_q <= '0; q_cnt_q <= '0;
       g_first_q <= 1'b1; g_i0_q <= '0; g_i1_q <= '0; g_got_q <= '0; la_got_q <= '0;
       cb_q <= 1'b0;
@@ -650,7 +739,7 @@ module wse_df_vec #(
       end
       rb_v <= '0; rb_full <= '0; rb_fab <= '0; rb_last <= '0; rb_ten <= '0; rb_nop <= '0;
       sd_idx_q <= 1'b1; sd_started_q <= 1'b0; sd_done_q <= 1'b0; sd_codes_q <= '0;
-      sd_k_q <= '0; sd_pos_q <= '0;
+      sd_k_q <= '0; sd_pos_q <= '0; sd_last_q <= 1'b0;
       nx_v_q <= 1'b0; nx_last_q <= 1'b0; nx_kind_q <= SpPass; nx_val_q <= '0;
       nx_row_q[0] <= '0; nx_row_q[1] <= '0;
       ex_act_q <= 1'b0; ex_last_q <= 1'b0; ex_mac_q <= 1'b0; ex_kind_q <= SpPass;
@@ -677,6 +766,7 @@ module wse_df_vec #(
         q_bm[q_tail_q]   <= iss_bm;
         q_rm[q_tail_q]   <= vop_i[24:22];
         q_ten[q_tail_q]  <= vop_i[15];
+        q_g[q_tail_q]    <= vop_i[wse_df_pkg::VopGather];
         q_tid[q_tail_q]  <= vop_i[21:16];
         q_sc[q_tail_q]   <= scalar_q;
         q_len0[q_tail_q] <= dlen0_q[iss_d];
@@ -731,6 +821,7 @@ module wse_df_vec #(
           else if (ex_mac_q || sp_acc)     x_op_q <= wse_df_pkg::VFmac;
           else                             x_op_q <= wse_df_pkg::VFmul;
         end
+        if (nop_h0) x_op_q <= wse_df_pkg::VFmov;
         x_rm_q   <= q_rm[h0];
         x_news_q <= need[ItS];
         x_bank_q <= cb_q;
@@ -776,7 +867,7 @@ module wse_df_vec #(
         rb_v[rb_alloc_q]    <= 1'b1;
         rb_full[rb_alloc_q] <= 1'b0;
         rb_fab[rb_alloc_q]  <= !cur_wr_mem;
-        rb_nop[rb_alloc_q]  <= sp_h0 && kind_cur == SpEnd;
+        rb_nop[rb_alloc_q]  <= (sp_h0 && kind_cur == SpEnd) || nop_h0;
         rb_addr[rb_alloc_q] <= cur_wr_mem ? p0e[0] : q_base[0][h0];
         rb_last[rb_alloc_q] <= elast;
         rb_ten[rb_alloc_q]  <= q_ten[h0];
@@ -851,6 +942,37 @@ module wse_df_vec #(
           end
         end
       end
+      // SPIDX decoder: pops an index wavelet, then a cycle per named slot
+      // (stored, or refused out of range or past the table) and one for
+      // escapes alone; done after the wavelet with the control bit
+      if (ix_h0 && !ix_bad && !sd_done_q) begin
+        if (sd_idx_q) begin
+          if (sd_pop_ok) begin
+            sd_codes_q <= pop_data_i;
+            sd_k_q     <= '0;
+            sd_idx_q   <= 1'b0;
+            sd_last_q  <= pop_ctrl_i;
+          end
+        end else if (!sd_hit) begin
+          sd_pos_q <= sd_skip;
+          sd_idx_q <= 1'b1;
+          if (sd_last_q) sd_done_q <= 1'b1;
+        end else begin
+          sd_k_q   <= 3'(sd_j) + 3'd1;
+          sd_pos_q <= sat18(19'(sd_posv) + 19'd1);
+          if (sd_posv >= sd_lim || ix_full) sp_err_q <= 1'b1;
+          if (sd_j == 2'd3) begin
+            sd_idx_q <= 1'b1;
+            if (sd_last_q) sd_done_q <= 1'b1;
+          end
+        end
+      end
+      // a refused operation (nothing done) sets the sticky error
+      if (g_done && ((gath_h0 && g_refuse) || (ix_h0 && ix_bad))) sp_err_q <= 1'b1;
+      if (g_done && ix_h0) begin
+        sd_idx_q <= 1'b1; sd_done_q <= 1'b0; sd_k_q <= '0; sd_pos_q <= '0;
+        sd_last_q <= 1'b0;
+      end
       // SPMACS executor: G takes the decoded pass at its first element
       if (g_done && sp_h0) begin
         if (sp_start) begin
@@ -877,12 +999,25 @@ module wse_df_vec #(
   assign done_cnt_o = done_q;
 
   logic unused;
-  assign unused = ^{unused_tag, vop_i[31:25], rd0_gnt_i, rd1_gnt_i};
+  assign unused = ^{unused_tag, vop_i[31:26], rd0_gnt_i, rd1_gnt_i};
 
   `ASSERT(FpuAlwaysReady, !x_valid_q || f_in_ready)
   `ASSERT(OnePopper, !(f_v && sd_pop))
   `ASSERT(SpLookAheadInPass, !(sp_h0 && sv[1] && last0))
   `ASSERT(SpPassDecoded, !(sp_h0 && sv[0] && !ex_act_q) || nx_v_q)
+  // SPIDX's element (its end, which commits the count) only once decoded
+  `ASSERT(IdxDecoded, !(ix_h0 && !ix_bad && g_done) || sd_done_q)
+  // no operation looks ahead into an SPIDX or a gathered operation: a
+  // gathered one reads the table only as the head, after the SPIDX before it
+  `ASSERT(NoLookAheadIntoGather, !(sv[1] && n_h != h0 && la_special))
+  `ASSERT(NoLookAheadFromNop, !(sv[1] && nop_h0))
+  // a gathered element's a comes from the table's stream
+  `ASSERT(GatherAddrStreamed, !(ga_run && sv[0]) || ga_v0)
+  `ASSERT(GatherLookAheadStreamed, !(ga_run && sv[1] && n_h == h0) || ga_v1)
+  // one element per cycle: the stream keeps up with a running operation
+  `COVER(GatherBackToBack, ga_take && ga_v1)
+  `COVER(GatherEmpty, g_done && gath_h0 && !g_refuse && g_cnt == '0)
+  `COVER(IdxFull, ix_h0 && sd_hit && !sd_idx_q && ix_full)
   `COVER(SpDropped, sd_pop_ok && !sd_idx_q && sd_posv >= sd_lim)
   `COVER(SpEmpty, sp_start && nx_kind_q == SpZero)
   `COVER(SpOverlap, sd_pop_ok && ex_act_q)

@@ -15,6 +15,11 @@
  *           196 slots kept (90% sparsity: 20 values, 5 index wavelets),
  *           the share sent by the core on a looped-back color while the
  *           engine runs: 5 operations, elements are the kept ones'
+ *   gather  bww's shape over the same kept slots: an SPIDX (an index-only
+ *           share of 5 wavelets) first, then 5 gathered operations
+ *           (WSE_VOP_GATHER) of 7 passes of the 20 slots, timed alone
+ *   gatheridx  the kernel's pattern: per output an SPIDX and one gathered
+ *           operation of 7 passes, 5 times, SPIDX included in the time
  * The same with w[k] streamed from a neighbouring tile (the fabric rate) is
  * fw/bench_fabric.c, on the 2x2 mesh. */
 #include "wse_rt.h"
@@ -158,6 +163,45 @@ static void bench_sparse(uint32_t ao, uint32_t yo)
 	report("sparse", 5 * SP_VALUES * 8, wse_cycles() - t0);
 }
 
+/* The index-only share of the kept slots 0, 10, ..., 190: five wavelets
+ * of four gap codes, the last with the control bit. */
+static void index_share(void)
+{
+	for (uint32_t v = 0; v < SP_VALUES; v += 4)
+		wse_df_wr((v + 4 < SP_VALUES ? WSE_DF_RECV : WSE_DF_QSTAT) + C_SPARSE,
+			  v ? 0x09090909u : 0x09090900u);
+}
+
+static void bench_gather(uint32_t ao, uint32_t yo, uint32_t so, int with_idx)
+{
+	wse_dsd_mem(0, &fbuf[1600 + yo], FWD_K, 1, 1, 0, 0); /* LEN0 bounds the slots */
+	wse_dsd_fabric(2, C_SPARSE, 1, 1);
+	const uint32_t idx = WSE_VOP(WSE_V_SPIDX, 0, 0, 2, 0);
+	if (!with_idx) {
+		wse_vop(idx);
+		index_share();
+		wse_vwait();
+	}
+	uint32_t t0 = wse_cycles();
+	wse_dsd_mem(0, &fbuf[1600 + yo], 1, 1, 7, 0, 0);
+	wse_dsd_mem(1, &fbuf[ao + 1], 1, FWD_FW, 7, 1, 0);
+	wse_dsd_mem(3, &fbuf[1600 + yo], FWD_K, 1, 1, 0, 0);
+	wse_dsd_fabric(4, C_SPARSE, 1, 1);
+	wse_dsd_mem(2, &wbuf[so], 1, 0, 7, 1, 0);
+	const uint32_t op = WSE_VOP(WSE_V_FMACS, 0, 1, 2, WSE_B_PERPASS) | WSE_VOP_GATHER;
+	for (int r = 0; r < 5; r++) {
+		if (with_idx) {
+			wse_vop(WSE_VOP(WSE_V_SPIDX, 3, 3, 4, 0));
+			index_share();
+		}
+		wse_vop(op);
+	}
+	uint32_t fl = wse_vwait();
+	report(with_idx ? "gatheridx" : "gather", 5 * SP_VALUES * 7, wse_cycles() - t0);
+	if (fl & WSE_VFLAG_SPARSE)
+		wse_puts("gather: share refused\n");
+}
+
 /* Dispatch: the task's second instruction stores 0 to the putchar word,
  * which the harness times against the wavelet's arrival. */
 static uint32_t disp_n;
@@ -193,6 +237,8 @@ int main(void)
 				bench_bww(ao, yo, so);
 			}
 			bench_sparse(ao, yo);
+			bench_gather(ao, yo, 0, 0);
+			bench_gather(ao, yo, 0, 1);
 			for (uint32_t go = 0; go < NB; go++) {
 				bench_vv(ao, yo, go);
 				bench_vvs(ao, yo, go);
