@@ -81,9 +81,23 @@ $(DF_BUILD)/elf/sparse-%.elf: tests/dataflow/fw/sparse.c $(DF_BUILD)/gen/sparse-
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(DF_RV_CFLAGS) -I$(DF_BUILD)/gen/sparse-$* -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
 DF_SPARSE_ELFS := $(foreach s,$(DF_SPARSE_SEEDS),$(DF_BUILD)/elf/sparse-$(s).elf)
+# gather-SEED.elf: DF_GATHER_NOPS operations, SPIDX with index-only shares
+# sent by the core on DF_GATHER_COLOR and gathered operations over its table.
+DF_GATHER_NOPS  := 60
+DF_GATHER_COLOR := 5
+DF_GATHER_SEEDS := 1 2 3
+$(DF_BUILD)/gen/gather-%/gather_cases.h: $(DF_BUILD)/vec_gen
+	@mkdir -p $(dir $@)
+	$(DF_BUILD)/vec_gen $* $(DF_GATHER_NOPS) gather $(DF_GATHER_COLOR) > $@
+$(DF_BUILD)/elf/gather-%.elf: tests/dataflow/fw/gather.c $(DF_BUILD)/gen/gather-%/gather_cases.h \
+		tests/dataflow/fw/vg_common.h $(DF_RT_DEPS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(DF_RV_CFLAGS) -I$(DF_BUILD)/gen/gather-$* -T $(CORE_LD) -o $@ $< $(DF_RT) -lgcc
+DF_GATHER_ELFS := $(foreach s,$(DF_GATHER_SEEDS),$(DF_BUILD)/elf/gather-$(s).elf)
 .SECONDARY: $(foreach s,$(DF_VEC_SEEDS) $(DF_VEC_SEEDS_FULL),$(DF_BUILD)/gen/vec-$(s)/vec_cases.h) \
 	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/gen/vecmove-$(s)/vec_cases.h) \
-	$(foreach s,$(DF_SPARSE_SEEDS),$(DF_BUILD)/gen/sparse-$(s)/sparse_cases.h)
+	$(foreach s,$(DF_SPARSE_SEEDS),$(DF_BUILD)/gen/sparse-$(s)/sparse_cases.h) \
+	$(foreach s,$(DF_GATHER_SEEDS),$(DF_BUILD)/gen/gather-$(s)/gather_cases.h)
 
 # ---- Tests ----------------------------------------------------------------------------
 # Each line: ELF name, then harness options.

@@ -1,5 +1,6 @@
 /* C model of the vector engine; see vec_model.h. */
 #include "vec_model.h"
+#include <stddef.h>
 #include "fpu_model.h"
 
 static int pop_ctrl(struct vm_fabric *f, unsigned c, uint32_t *v, int *ctrl)
@@ -82,17 +83,53 @@ static int sp_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
 	}
 }
 
-int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
+/* VM_SPIDX: one index-only share from b's color into the gather table. */
+static int idx_run(struct vm_fabric *fab, struct vm_gather *gt, const struct vm_op *op,
+		   uint32_t *flags)
+{
+	if (!op->b.fab) {
+		*flags |= VM_FLAG_SPARSE;
+		return 0;
+	}
+	unsigned c = op->b.base & 31u;
+	uint32_t pos = 0, n = 0, w;
+	int ctrl;
+	do {
+		if (pop_ctrl(fab, c, &w, &ctrl))
+			return -1;
+		for (unsigned k = 0; k < 4; k++) {
+			uint32_t code = w >> (8 * k) & 0xffu;
+			pos += code;
+			if (code == VM_SP_ESC)
+				continue;
+			if (pos >= op->d.len0 || n >= VM_GATHER_MAX)
+				*flags |= VM_FLAG_SPARSE;
+			else
+				gt->slot[n++] = (uint16_t)pos;
+			pos++;
+		}
+	} while (!ctrl);
+	gt->n = n;
+	return 0;
+}
+
+int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab, struct vm_gather *gt,
 	   const struct vm_op *op, uint32_t *flags)
 {
+	if (op->gather && (op->op == VM_SPMACS || op->op == VM_SPIDX || op->a.fab)) {
+		*flags |= VM_FLAG_SPARSE; /* refused: nothing done */
+		return 0;
+	}
 	if (op->op == VM_SPMACS)
 		return sp_run(mem, words, fab, op, flags);
+	if (op->op == VM_SPIDX)
+		return idx_run(fab, gt, op, flags);
 	int useb = op->op == VM_FADDS || op->op == VM_FMULS || op->op == VM_FMACS ||
 		   op->op == VM_FMAXS;
 	int addend = op->op == VM_FMACS && op->bmode == VM_B_ADDEND;
-	uint32_t s = op->scalar;
+	uint32_t s = op->scalar, len0 = op->gather ? gt->n : op->d.len0;
 	for (uint32_t i1 = 0; i1 < op->d.len1; i1++) {
-		for (uint32_t i0 = 0; i0 < op->d.len0; i0++) {
+		for (uint32_t i0 = 0; i0 < len0; i0++) {
 			uint32_t a, b = 0, dv = 0, r, fl = 0;
 			/* operand order of the hardware: scalar, a, b, dst */
 			if (useb && op->bmode == VM_B_PERPASS && i0 == 0) {
@@ -107,7 +144,7 @@ int vm_run(uint32_t *mem, uint32_t words, struct vm_fabric *fab,
 				if (pop(fab, op->a.base, &a))
 					return -1;
 			} else {
-				a = mem[addr(&op->a, i0, i1, words)];
+				a = mem[addr(&op->a, op->gather ? gt->slot[i0] : i0, i1, words)];
 			}
 			if ((useb && op->bmode == VM_B_VEC) || addend) {
 				if (op->b.fab) {
@@ -146,7 +183,8 @@ int vm_move(uint32_t *mem, uint32_t words, struct vm_fabric *fab, const struct v
 	struct vm_op op = *mv;
 	uint32_t flags = 0;
 	op.op = VM_FMOVS;
-	return vm_run(mem, words, fab, &op, &flags);
+	op.gather = 0;
+	return vm_run(mem, words, fab, NULL, &op, &flags);
 }
 
 /* Does memory descriptor o (shape len0 x len1) touch a word of w? */
@@ -165,8 +203,10 @@ static int touches(const struct vm_dsd *o, uint32_t len0, uint32_t len1,
 int vm_move_conflicts(const struct vm_op *mv, const struct vm_op *op, uint32_t words)
 {
 	static uint8_t w[65536];
-	if (words > sizeof w)
+	if (words > sizeof w || op->gather)
 		return 1;
+	if (op->op == VM_SPIDX)
+		return 0;
 	for (uint32_t i = 0; i < words; i++)
 		w[i] = 0;
 	for (uint32_t i1 = 0; i1 < mv->d.len1; i1++)

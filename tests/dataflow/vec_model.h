@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-enum { VM_FMOVS = 0, VM_FADDS, VM_FMULS, VM_FMACS, VM_FMAXS, VM_RELU, VM_SPMACS };
+enum { VM_FMOVS = 0, VM_FADDS, VM_FMULS, VM_FMACS, VM_FMAXS, VM_RELU, VM_SPMACS, VM_SPIDX };
 /* VM_SPMACS (docs/pe-programming.md, "Sparse streams"): b is a fabric
  * descriptor carrying one sparse share (docs/training-dataflow.md section
  * 13); dst (memory, LEN0 x LEN1 = tokens x slots) and a (memory) are
@@ -20,10 +20,28 @@ enum { VM_FMOVS = 0, VM_FADDS, VM_FMULS, VM_FMACS, VM_FMAXS, VM_RELU, VM_SPMACS 
  * share or operand types the mode does not take set VM_FLAG_SPARSE
  * (below). */
 #define VM_SP_ACC 1
+/* VM_SPIDX (docs/pe-programming.md, "Sparse gathers"): b is a fabric
+ * descriptor carrying one index-only share (gap-coded index wavelets, no
+ * values, the last index wavelet with the control bit; an empty share is
+ * one control wavelet of four escapes). The named slots below dst's LEN0
+ * go, ascending, into the gather table (struct vm_gather), their number
+ * becomes its count n; dst is not written. With op->gather set on one of
+ * VM_FMOVS..VM_RELU, the operation's LEN0 is n (dst's LEN0 ignored) and
+ * a's element (i1, i0) is at a.base + table[i0]*a.st0 + i1*a.st1. */
+#define VM_GATHER_MAX 1024u
+struct vm_gather {
+	uint16_t slot[VM_GATHER_MAX];
+	uint32_t n;      /* the gather count (reset: 0) */
+};
 /* Sticky flag of the engine (VFLAGS bit 8): a sparse share the PE refuses:
  * a value at a slot >= LEN1 (not computed), a control wavelet where an
  * index wavelet is due (the share ends there), or an SPMACS whose b is not
- * on the fabric or whose dst or a is (nothing done). */
+ * on the fabric or whose dst or a is (nothing done); for SPIDX a slot at
+ * or beyond dst's LEN0 or beyond the table's VM_GATHER_MAX entries
+ * (consumed, not stored), an SPIDX whose b is in memory (nothing popped,
+ * table and count unchanged); a gathered operation whose a is on the
+ * fabric, and the gather flag on SPMACS or SPIDX (nothing done, nothing
+ * popped). */
 #define VM_FLAG_SPARSE 0x100u
 /* Gap codes of a sparse share: 255 skips 255 slots without a value. */
 #define VM_SP_ESC 255u
@@ -40,6 +58,7 @@ struct vm_dsd {
 
 struct vm_op {
 	int op, bmode, rm;
+	int gather;      /* WSE_VOP_GATHER: a addressed through the gather table */
 	struct vm_dsd d, a, b;
 	uint32_t scalar;
 };
@@ -57,9 +76,11 @@ struct vm_fabric {
  * *flags to its FPU flags. */
 uint32_t vm_elem(int op, int rm, uint32_t a, uint32_t b, uint32_t d, uint32_t *flags);
 
-/* Runs one operation on mem (words). Returns 0, or -1 if it pops an empty
- * fabric queue. ORs the flags of every element into *flags. */
-int vm_run(uint32_t *mem, uint32_t mem_words, struct vm_fabric *fab,
+/* Runs one operation on mem (words) with the engine's gather table gt
+ * (read by gathered operations, written by VM_SPIDX). Returns 0, or -1 if
+ * it pops an empty fabric queue. ORs the flags of every element into
+ * *flags. */
+int vm_run(uint32_t *mem, uint32_t mem_words, struct vm_fabric *fab, struct vm_gather *gt,
 	   const struct vm_op *op, uint32_t *flags);
 
 /* The move channel (rtl/pe/dataflow/wse_df_mov.sv): FMOVS fabric -> memory,
@@ -72,7 +93,8 @@ int vm_move(uint32_t *mem, uint32_t mem_words, struct vm_fabric *fab,
 
 /* The ordering contract between the channels: nonzero when op reads or
  * writes a word that the move mv writes, i.e. when op may not run before mv
- * has completed. */
+ * has completed. A gathered operation (its a rows depend on the table) is
+ * counted as a conflict; an SPIDX reads no memory. */
 int vm_move_conflicts(const struct vm_op *mv, const struct vm_op *op, uint32_t mem_words);
 
 #endif

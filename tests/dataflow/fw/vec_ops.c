@@ -24,9 +24,8 @@ static void task_move(uint32_t arg)
 
 int main(void)
 {
-	for (uint32_t i = 0; i < VG_WORDS; i++)
-		vmem[i] = vg_init[i];
-	wse_vflags_clear();
+	if (vg_start(vmem, vg_init, VG_WORDS, VG_NO_SHARE))
+		return 5000;
 #ifdef VG_MOVE_COLOR
 	uint32_t mdone0 = wse_mdone();
 	wse_task_register(T_MOVE, task_move);
@@ -56,12 +55,9 @@ int main(void)
 	if (move_task_runs != 1)
 		return 4002;
 #endif
-	int bad = vg_check(vmem, vg_expect, VG_WORDS, fl, VG_FLAGS);
+	int bad = vg_check_all(vmem, vg_expect, VG_WORDS, fl, VG_FLAGS, vg_left);
 	if (bad)
 		return bad;
-	for (uint32_t c = 0; c < 32; c++)
-		if (wse_queue_count(c) > vg_left[c])
-			return 2000 + (int)c;
 	/* The engine's operand cache must not keep data the core overwrote. */
 	for (int round = 0; round < 3; round++) {
 		for (uint32_t i = 0; i < 8; i++)

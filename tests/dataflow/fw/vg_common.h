@@ -1,6 +1,6 @@
-/* What the programs of vec_gen's headers (vec_ops.c, sparse.c) share: a
- * descriptor from its generated fields, and the region's check against the
- * C model's words. */
+/* What the programs of vec_gen's headers (vec_ops.c, sparse.c, gather.c) share: a
+ * descriptor from its generated fields, the region's check against the
+ * C model's words, a share's wavelets and the queues left. */
 #ifndef VG_COMMON_H
 #define VG_COMMON_H
 
@@ -44,6 +44,50 @@ static inline int vg_check(const uint32_t *vmem, const uint32_t *expect, uint32_
 		wse_puthex(fl);
 		wse_putc('\n');
 		return 1000;
+	}
+	return 0;
+}
+
+/* Sends wavelets sw[w0..w0+nw) on color c, those with sc[k] set as
+ * control wavelets (a share of vec_gen's sparse and gather modes). */
+static inline void vg_send_share(uint32_t c, const uint32_t *sw, const uint8_t *sc, uint32_t w0,
+				 uint32_t nw)
+{
+	for (uint32_t k = w0; k < w0 + nw; k++) {
+		if (sc[k])
+			wse_send_ctrl(c, sw[k]);
+		else
+			wse_send(c, sw[k]);
+	}
+}
+
+/* vg_check, then 0 when no color's queue holds more than left[c]
+ * wavelets, else 2000 + the first color that does. */
+static inline int vg_check_all(const uint32_t *vmem, const uint32_t *expect, uint32_t n,
+			       uint32_t fl, uint32_t expect_fl, const uint32_t *left)
+{
+	int bad = vg_check(vmem, expect, n, fl, expect_fl);
+	if (bad)
+		return bad;
+	for (uint32_t c = 0; c < 32; c++)
+		if (wse_queue_count(c) > left[c])
+			return 2000 + (int)c;
+	return 0;
+}
+
+#define VG_NO_SHARE 32u
+/* The region vmem[0..n) from init, the sticky flags cleared; with a color
+ * c < 32 (not VG_NO_SHARE), c's control wavelets bound as data (a share's). 0, or 5000 when
+ * the binding does not read back. */
+static inline int vg_start(uint32_t *vmem, const uint32_t *init, uint32_t n, uint32_t c)
+{
+	for (uint32_t i = 0; i < n; i++)
+		vmem[i] = init[i];
+	wse_vflags_clear();
+	if (c < 32) {
+		wse_bind_ctrl_data(c);
+		if (wse_df_rd(WSE_DF_BIND + c) != WSE_BIND_CTRL_DATA)
+			return 5000;
 	}
 	return 0;
 }
