@@ -23,13 +23,9 @@ enum {
 #define WSF_VOP_DEPTH 4u /* QDepth of wse_df_vec */
 #define WSF_MOV_DEPTH 2u /* MDepth of wse_df_mov */
 #define WSF_MAX_DEPTH 64u
-
-/* The sparse gather (docs/pe-programming.md, "Sparse gathers"): operation
- * 7 fills the gather table from an index-only share, bit 25 of an
- * operation word gathers a's rows through it. */
-#define WSF_SPIDX 7
+/* The sparse gather (docs/pe-programming.md, "Sparse gathers"): bit 25 of
+ * an operation word gathers a's rows through the gather table (wse_df.h). */
 #define WSF_VOP_GATHER 0x02000000u
-#define WSF_GATHER_MAX 1024u
 
 struct wsf_dsd_reg {
 	uint32_t base;
@@ -42,8 +38,7 @@ struct wsf_op {
 	struct vm_op op;  /* bases as word indices (memory) or colors (fabric) */
 	bool ten;         /* activate task tid on completion */
 	uint8_t tid;
-	bool gather;      /* WSF_VOP_GATHER */
-	bool gather_set;  /* LEN0 taken from the gather count */
+	bool gather_set;  /* op.gather: LEN0 taken from the gather count */
 };
 
 /* The element in progress of the engine or the move channel. */
@@ -97,7 +92,7 @@ struct wse_fast_df {
 	struct wsf_chan vec, mov;
 	bool mov_err;
 	/* the gather table and count of the last SPIDX */
-	uint16_t gtab[WSF_GATHER_MAX];
+	uint16_t gtab[VM_GATHER_MAX];
 	uint32_t gcount;
 };
 
@@ -334,7 +329,7 @@ static uint32_t wsf_addr(const struct vm_dsd *d, uint32_t i0, uint32_t i1)
 static uint32_t wsf_a_addr(const struct wse_fast_df *df, const struct wsf_op *o, uint32_t i0,
 			   uint32_t i1)
 {
-	if (o->gather)
+	if (o->op.gather)
 		i0 = df->gtab[i0];
 	return wsf_addr(&o->op.a, i0, i1);
 }
@@ -476,10 +471,10 @@ static int wsf_gather_elem(struct wse_fast_df *df, struct wsf_chan *ch)
 	uint32_t w;
 	bool ctrl;
 
-	if (o->gather) {
+	if (o->op.gather) {
 		if (o->gather_set)
 			return 2;
-		if (op->a.fab || op->op == VM_SPMACS || op->op == WSF_SPIDX) {
+		if (op->a.fab || op->op == VM_SPMACS || op->op == VM_SPIDX) {
 			df->flags |= VM_FLAG_SPARSE;
 			wsf_chan_retire(df, ch);
 			return 1;
@@ -504,7 +499,7 @@ static int wsf_gather_elem(struct wse_fast_df *df, struct wsf_chan *ch)
 		e->sp_pos = 0;
 		e->gn = 0;
 	}
-	uint32_t lim = op->d.len0 ? op->d.len0 : 65536u;
+	uint32_t lim = op->d.len0; /* a bound, not a count: 0 refuses every slot */
 	for (unsigned k = 0; k < 4; k++) {
 		uint32_t code = w >> (8 * k) & 0xffu;
 
@@ -513,7 +508,7 @@ static int wsf_gather_elem(struct wse_fast_df *df, struct wsf_chan *ch)
 			continue;
 		}
 		e->sp_pos += code;
-		if (e->sp_pos >= lim || e->gn >= WSF_GATHER_MAX)
+		if (e->sp_pos >= lim || e->gn >= VM_GATHER_MAX)
 			df->flags |= VM_FLAG_SPARSE; /* consumed, not stored */
 		else
 			df->gtab[e->gn++] = (uint16_t)e->sp_pos;
@@ -535,7 +530,7 @@ static int wsf_elem(struct wse_fast_df *df, struct wsf_chan *ch, bool is_move)
 	const struct vm_op *op = &o->op;
 	struct wsf_elem *e = &ch->e;
 	int r;
-	if (!is_move && (o->gather || op->op == WSF_SPIDX) && (r = wsf_gather_elem(df, ch)) != 2)
+	if (!is_move && (o->op.gather || op->op == VM_SPIDX) && (r = wsf_gather_elem(df, ch)) != 2)
 		return r;
 	if (!is_move && op->op == VM_SPMACS)
 		return wsf_sp_elem(df, ch);
@@ -626,7 +621,7 @@ static uint64_t wsf_bulk(struct wse_fast_df *df, struct wsf_chan *ch, uint64_t m
 	struct wsf_op *o = &ch->q[ch->head];
 	const struct vm_op *op = &o->op;
 	struct wsf_elem *e = &ch->e;
-	if (e->pend_send || e->have_a || e->have_b || op->d.fab || (o->gather && !o->gather_set) ||
+	if (e->pend_send || e->have_a || e->have_b || op->d.fab || (o->op.gather && !o->gather_set) ||
 	    (op->op != VM_FADDS && op->op != VM_FMULS && op->op != VM_FMACS) ||
 	    (op->bmode != VM_B_VEC && op->bmode != VM_B_SCALAR && op->bmode != VM_B_PERPASS))
 		return 0;
@@ -761,7 +756,7 @@ static bool wsf_issue(struct wse_fast_df *df, uint32_t w, bool is_move)
 	o->op.a.len1 = o->op.d.len1;
 	o->ten = (w >> 15 & 1u) != 0;
 	o->tid = (uint8_t)(w >> 16 & 63u);
-	o->gather = !is_move && (w & WSF_VOP_GATHER) != 0;
+	o->op.gather = !is_move && (w & WSF_VOP_GATHER) != 0;
 	ch->count++;
 	unsigned mask = 1u << d | 1u << a;
 	if (!is_move && wsf_uses_b(o->op.op, o->op.bmode))
