@@ -639,7 +639,7 @@ static void sparse_passes(void **state)
 /* Crafted masks on a small model with rows that hold no input feature
  * (3 inputs on the mesh's rows): a fully dense mask streamed sparse (the
  * dense bits), output rows with no kept weight, an all-zero matrix (the
- * logits are the biases), one kept weight per matrix. */
+ * logits are the biases), one kept weight per matrix, at 7 tokens and 3. */
 static void sparse_small_crafted(void **state)
 {
 	(void)state;
@@ -663,6 +663,9 @@ static void sparse_small_crafted(void **state)
 		m0[q] = q == 10 ? 1.0f : 0.0f;
 	m1[29] = 1.0f;
 	sparse_pass_of(m, &nb, 7, mk, "one kept weight per matrix");
+	/* 3 tokens: one token slot per PE on a mesh of 3 or more columns (the
+	 * gathered chain's first pass is its last) */
+	sparse_pass_of(m, &nb, 3, mk, "one kept weight per matrix, 3 tokens");
 	free_net(&nb);
 	train_mesh_close(m);
 }
