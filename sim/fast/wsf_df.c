@@ -23,6 +23,9 @@ enum {
 #define WSF_VOP_DEPTH 4u /* QDepth of wse_df_vec */
 #define WSF_MOV_DEPTH 2u /* MDepth of wse_df_mov */
 #define WSF_MAX_DEPTH 64u
+/* The sparse gather (docs/pe-programming.md, "Sparse gathers"): bit 25 of
+ * an operation word gathers a's rows through the gather table (wse_df.h). */
+#define WSF_VOP_GATHER 0x02000000u
 
 struct wsf_dsd_reg {
 	uint32_t base;
@@ -35,6 +38,7 @@ struct wsf_op {
 	struct vm_op op;  /* bases as word indices (memory) or colors (fabric) */
 	bool ten;         /* activate task tid on completion */
 	uint8_t tid;
+	bool gather_set;  /* op.gather: LEN0 taken from the gather count */
 };
 
 /* The element in progress of the engine or the move channel. */
@@ -54,6 +58,7 @@ struct wsf_elem {
 	bool sp_ctrl;           /* that value ends the share */
 	bool sp_started;        /* an index wavelet came */
 	bool sp_mac;            /* a value was computed: FMACS from now on */
+	uint32_t gn;            /* SPIDX: the slots named so far */
 };
 
 struct wsf_chan {
@@ -86,6 +91,9 @@ struct wse_fast_df {
 	uint32_t flags;
 	struct wsf_chan vec, mov;
 	bool mov_err;
+	/* the gather table and count of the last SPIDX */
+	uint16_t gtab[VM_GATHER_MAX];
+	uint32_t gcount;
 };
 
 int wse_fast_df_create(const struct wse_fast_df_cfg *cfg, struct wse_fast_tile *tile,
@@ -316,6 +324,16 @@ static uint32_t wsf_addr(const struct vm_dsd *d, uint32_t i0, uint32_t i1)
 	return (uint32_t)((int64_t)d->base + (int64_t)i1 * d->st1 + (int64_t)i0 * d->st0);
 }
 
+/* The word of a's element (i0, i1) of operation o: through the gather
+ * table for a gathered operation. */
+static uint32_t wsf_a_addr(const struct wse_fast_df *df, const struct wsf_op *o, uint32_t i0,
+			   uint32_t i1)
+{
+	if (o->op.gather)
+		i0 = df->gtab[i0];
+	return wsf_addr(&o->op.a, i0, i1);
+}
+
 static bool wsf_uses_b(int op, int bmode)
 {
 	return ((op == VM_FADDS || op == VM_FMULS || op == VM_FMACS || op == VM_FMAXS) &&
@@ -323,14 +341,13 @@ static bool wsf_uses_b(int op, int bmode)
 	       (op == VM_FMACS && bmode == VM_B_ADDEND);
 }
 
-/* Gather one operand of descriptor d at (i0, i1): a pop for a fabric one
+/* Gather one operand of descriptor d at word w: a pop for a fabric one
  * (1: not there yet), a read for a memory one. */
-static int wsf_operand(struct wse_fast_df *df, const struct vm_dsd *d, uint32_t i0, uint32_t i1,
-		       uint32_t *v)
+static int wsf_operand(struct wse_fast_df *df, const struct vm_dsd *d, uint32_t w, uint32_t *v)
 {
 	if (d->fab)
 		return wsf_in_pop(df, d->base & 31u, v) ? 0 : 1;
-	return wsf_mem_rd(df, wsf_addr(d, i0, i1), v);
+	return wsf_mem_rd(df, w, v);
 }
 
 /* Activate a completion task and count the operation. */
@@ -439,6 +456,71 @@ static int wsf_sp_elem(struct wse_fast_df *df, struct wsf_chan *ch)
 	}
 }
 
+/* The sparse gather's part of a step of the head operation of the engine
+ * (docs/pe-programming.md, "Sparse gathers"): an SPIDX takes one index
+ * wavelet of its share into the gather table (1 when it did, 0 when it
+ * waits); a gathered operation at its start takes the gather count as its
+ * LEN0 (2: go on with its elements; an operation with no element retires
+ * in one step). A refused operation sets VFLAGS bit 8 and retires in one
+ * step, nothing popped. */
+static int wsf_gather_elem(struct wse_fast_df *df, struct wsf_chan *ch)
+{
+	struct wsf_op *o = &ch->q[ch->head];
+	struct vm_op *op = &o->op;
+	struct wsf_elem *e = &ch->e;
+	uint32_t w;
+	bool ctrl;
+
+	if (o->op.gather) {
+		if (o->gather_set)
+			return 2;
+		if (op->a.fab || op->op == VM_SPMACS || op->op == VM_SPIDX) {
+			df->flags |= VM_FLAG_SPARSE;
+			wsf_chan_retire(df, ch);
+			return 1;
+		}
+		if (!df->gcount) {
+			wsf_chan_retire(df, ch);
+			return 1;
+		}
+		op->d.len0 = op->a.len0 = (uint16_t)df->gcount;
+		o->gather_set = true;
+		return 2;
+	}
+	if (!op->b.fab) { /* SPIDX: the share comes from the fabric */
+		df->flags |= VM_FLAG_SPARSE;
+		wsf_chan_retire(df, ch);
+		return 1;
+	}
+	if (!wsf_in_pop_ctrl(df, op->b.base & 31u, &w, &ctrl))
+		return 0;
+	if (!e->sp_started) {
+		e->sp_started = true;
+		e->sp_pos = 0;
+		e->gn = 0;
+	}
+	uint32_t lim = op->d.len0; /* a bound, not a count: 0 refuses every slot */
+	for (unsigned k = 0; k < 4; k++) {
+		uint32_t code = w >> (8 * k) & 0xffu;
+
+		if (code == VM_SP_ESC) {
+			e->sp_pos += VM_SP_ESC;
+			continue;
+		}
+		e->sp_pos += code;
+		if (e->sp_pos >= lim || e->gn >= VM_GATHER_MAX)
+			df->flags |= VM_FLAG_SPARSE; /* consumed, not stored */
+		else
+			df->gtab[e->gn++] = (uint16_t)e->sp_pos;
+		e->sp_pos++;
+	}
+	if (ctrl) {
+		df->gcount = e->gn;
+		wsf_chan_retire(df, ch);
+	}
+	return 1;
+}
+
 /* One element of the head operation of ch. Returns 1 when it completed,
  * 0 when it waits (an operand or a credit), a negative error. The operand
  * order is the hardware's (and vec_model's): scalar, a, b, dst. */
@@ -448,6 +530,8 @@ static int wsf_elem(struct wse_fast_df *df, struct wsf_chan *ch, bool is_move)
 	const struct vm_op *op = &o->op;
 	struct wsf_elem *e = &ch->e;
 	int r;
+	if (!is_move && (o->op.gather || op->op == VM_SPIDX) && (r = wsf_gather_elem(df, ch)) != 2)
+		return r;
 	if (!is_move && op->op == VM_SPMACS)
 		return wsf_sp_elem(df, ch);
 	if (e->pend_send) {
@@ -470,13 +554,13 @@ static int wsf_elem(struct wse_fast_df *df, struct wsf_chan *ch, bool is_move)
 		e->have_s = true;
 	}
 	if (!e->have_a) {
-		if ((r = wsf_operand(df, &op->a, e->i0, e->i1, &e->a)) != 0)
+		if ((r = wsf_operand(df, &op->a, wsf_a_addr(df, o, e->i0, e->i1), &e->a)) != 0)
 			return r > 0 ? 0 : r;
 		e->have_a = true;
 	}
 	bool needb = (useb && op->bmode == VM_B_VEC) || addend;
 	if (needb && !e->have_b) {
-		if ((r = wsf_operand(df, &op->b, e->i0, e->i1, &e->b)) != 0)
+		if ((r = wsf_operand(df, &op->b, wsf_addr(&op->b, e->i0, e->i1), &e->b)) != 0)
 			return r > 0 ? 0 : r;
 		e->have_b = true;
 	}
@@ -537,7 +621,7 @@ static uint64_t wsf_bulk(struct wse_fast_df *df, struct wsf_chan *ch, uint64_t m
 	struct wsf_op *o = &ch->q[ch->head];
 	const struct vm_op *op = &o->op;
 	struct wsf_elem *e = &ch->e;
-	if (e->pend_send || e->have_a || e->have_b || op->d.fab ||
+	if (e->pend_send || e->have_a || e->have_b || op->d.fab || (o->op.gather && !o->gather_set) ||
 	    (op->op != VM_FADDS && op->op != VM_FMULS && op->op != VM_FMACS) ||
 	    (op->bmode != VM_B_VEC && op->bmode != VM_B_SCALAR && op->bmode != VM_B_PERPASS))
 		return 0;
@@ -560,7 +644,7 @@ static uint64_t wsf_bulk(struct wse_fast_df *df, struct wsf_chan *ch, uint64_t m
 			if (!wsf_in_pop(df, op->a.base & 31u, &a))
 				break;
 		} else {
-			wsf_mem_rd(df, wsf_addr(&op->a, e->i0, e->i1), &a);
+			wsf_mem_rd(df, wsf_a_addr(df, o, e->i0, e->i1), &a);
 		}
 		if (vecb) {
 			if (op->b.fab) {
@@ -672,6 +756,7 @@ static bool wsf_issue(struct wse_fast_df *df, uint32_t w, bool is_move)
 	o->op.a.len1 = o->op.d.len1;
 	o->ten = (w >> 15 & 1u) != 0;
 	o->tid = (uint8_t)(w >> 16 & 63u);
+	o->op.gather = !is_move && (w & WSF_VOP_GATHER) != 0;
 	ch->count++;
 	unsigned mask = 1u << d | 1u << a;
 	if (!is_move && wsf_uses_b(o->op.op, o->op.bmode))

@@ -33,7 +33,8 @@ static int teardown(void **state)
 
 /* The link bytes of section 13 by category, counted here from the mask
  * independently of sp_stream_bytes: per share, its kept slots, the gap
- * code bytes and the index wavelets. */
+ * code bytes and the index wavelets; per index-only share (a row with a
+ * slot), the same without the bias's code, or one control wavelet. */
 static void bytes_by_hand(unsigned n_o, unsigned n_i, const float *mask, unsigned R,
 			  struct sp_stream_bytes *b)
 {
@@ -51,6 +52,11 @@ static void bytes_by_hand(unsigned n_o, unsigned n_i, const float *mask, unsigne
 			int own = o % R == r;
 			unsigned slots = r < n_i ? (n_i - r + R - 1) / R : 0;
 
+			b->grads += 4 * vals;
+			if (slots && vals)
+				b->bww_index += 4 * ((codes + 3) / 4);
+			else if (slots)
+				b->bww_empty += 4;
 			if (own)
 				codes += (slots - last) / 255 + 1;
 			if (!slots && !own)
@@ -66,13 +72,37 @@ static void bytes_by_hand(unsigned n_o, unsigned n_i, const float *mask, unsigne
 	b->total = b->index + b->weights + b->biases + b->empty;
 }
 
+/* The slots an index-only share names, decoded here: n wavelets, the last
+ * (only) one with the control bit; returns the count into slot[]. */
+static unsigned index_decode(const struct sp_wavelet *w, int n, uint32_t *slot)
+{
+	unsigned long pos = 0;
+	unsigned k = 0;
+
+	for (int q = 0; q < n; q++) {
+		assert_int_equal(w[q].ctrl, q == n - 1);
+		for (unsigned b = 0; b < 4; b++) {
+			uint32_t c = (w[q].data >> (8 * b)) & 0xff;
+
+			if (c == 255) {
+				pos += 255;
+				continue;
+			}
+			slot[k++] = (uint32_t)(pos + c);
+			pos += c + 1;
+		}
+	}
+	return k;
+}
+
 /* Every share of the matrix encoded, decoded and compared with the kept
- * weights and the bias; the wavelets counted against sp_stream_bytes. */
+ * weights and the bias, every index-only share with the kept slots; the
+ * wavelets counted against sp_stream_bytes. */
 static void round_trip(unsigned n_o, unsigned n_i, const float *w, const float *mask,
 		       const float *bias, unsigned R)
 {
 	struct sp_stream_bytes sb, hb;
-	uint64_t wavelets = 0;
+	uint64_t wavelets = 0, iwavelets = 0;
 	size_t cap = 2 * (size_t)n_i + 16;
 	struct sp_wavelet *wv = calloc(cap, sizeof(*wv));
 	uint32_t *slot = calloc(cap, sizeof(*slot));
@@ -88,6 +118,24 @@ static void round_trip(unsigned n_o, unsigned n_i, const float *w, const float *
 	for (unsigned o = 0; o < n_o; o++)
 		for (unsigned r = 0; r < R; r++) {
 			int own = o % R == r;
+			int ni = sp_index_encode(n_i, R, r, mask ? mask + (size_t)o * n_i : NULL, wv,
+						 cap);
+
+			if (r >= n_i) {
+				assert_int_equal(ni, 0); /* no input feature: no index-only share */
+			} else {
+				unsigned ki = index_decode(wv, ni, slot), kk = 0;
+
+				for (unsigned i = r, j = 0; i < n_i; i += R, j++)
+					if (!mask || mask[(size_t)o * n_i + i] != 0.0f) {
+						assert_true(kk < ki);
+						assert_int_equal(slot[kk++], j);
+					}
+				assert_int_equal(kk, ki);
+				if (!ki) /* no kept slot: one control wavelet of four escapes */
+					assert_true(ni == 1 && wv[0].data == 0xffffffffu);
+				iwavelets += (uint64_t)ni;
+			}
 			int n = sp_share_encode(n_i, R, r, w + (size_t)o * n_i,
 						mask ? mask + (size_t)o * n_i : NULL,
 						own ? &bias[o] : NULL, wv, cap);
@@ -123,6 +171,8 @@ static void round_trip(unsigned n_o, unsigned n_i, const float *w, const float *
 			assert_int_equal(k, nv);
 		}
 	assert_true(wavelets * 4 == sb.total);
+	assert_true(iwavelets * 4 == sb.bww_index + sb.bww_empty);
+	assert_int_equal(sp_index_encode(n_i, R, 0, mask, wv, 0), n_i ? WSE_ERROR_OVERFLOW : 0);
 	free(wv);
 	free(slot);
 	free(val);
@@ -150,6 +200,7 @@ static void test_stream_crafted(void **state)
 		round_trip(NO, NI, w, m, b, R);
 		assert_int_equal(sp_stream_bytes(NO, NI, m, R, &sb), 0);
 		assert_true(sb.weights == 4u * NO * NI && sb.biases == 4u * NO && sb.empty == 0);
+		assert_true(sb.grads == 4u * NO * NI && sb.bww_empty == 0);
 		/* a row with no nonzeros (row 2), and scattered ones */
 		for (int k = 0; k < NO * NI; k++)
 			m[k] = (k / NI == 2) ? 0.0f : (float)((k * 7 % 3) != 0);
@@ -160,6 +211,8 @@ static void test_stream_crafted(void **state)
 		assert_int_equal(sp_stream_bytes(NO, NI, m, R, &sb), 0);
 		assert_true(sb.weights == 0 && sb.biases == 4u * NO && sb.index == 4u * NO);
 		assert_true(sb.empty == 4u * NO * (R - 1));
+		/* no gradient out, an empty index-only share per row and output */
+		assert_true(sb.grads == 0 && sb.bww_index == 0 && sb.bww_empty == 4u * NO * R);
 	}
 	/* gaps of 255 and more: escapes */
 	enum { WI = 700 };
@@ -179,6 +232,7 @@ static void test_stream_crafted(void **state)
 	/* empty shares only on rows 0 and 1, when they do not own o: o = 0, 1, 5
 	 * leave one, o = 2, 3, 4 two */
 	assert_true(sb.empty == 4u * 9 && sb.biases == 4u * NO);
+	assert_true(sb.bww_empty == 4u * NO * 2 && sb.bww_index == 0 && sb.grads == 0);
 	assert_int_equal(sp_stream_bytes(0, 3, NULL, 1, &sb), WSE_ERROR_INVALID_PARAM);
 	assert_int_equal(sp_stream_bytes(3, 3, NULL, 0, &sb), WSE_ERROR_INVALID_PARAM);
 }

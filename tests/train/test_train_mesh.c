@@ -522,10 +522,11 @@ static void api_steps_adam(void **state)
 /* One pass of nb with masks mk[l] (NULL: dense) on the device: loss,
  * predictions and every gradient equal the reference's bit for bit (the
  * gradients of masked weights +0); the link bytes by category: the kept
- * weights of the forward and backward-inputs streams, and, in a forward
- * pass of the same model, index wavelets, weights, biases and empty shares
- * as sp_stream_bytes() counts them (a layer without a mask: no index
- * wavelet, no empty share). */
+ * weights of the forward and backward-inputs streams, the backward-weights
+ * pass's index-only shares in and kept gradients out as sp_stream_bytes()
+ * counts them, and, in a forward pass of the same model, index wavelets,
+ * weights, biases and empty shares as it counts them (a layer without a
+ * mask: no index wavelet, no empty share, every gradient). */
 static void sparse_pass_of(struct train_mesh *m, struct net_buf *nb, unsigned B, float **mk,
 			   const char *what)
 {
@@ -546,8 +547,11 @@ static void sparse_pass_of(struct train_mesh *m, struct net_buf *nb, unsigned B,
 		kept_b += l ? k : 0;
 		assert_int_equal(sp_stream_bytes(dims[l + 1], dims[l], mk[l], R, &sb), 0);
 		if (!mk[l]) /* a layer with no mask is streamed dense */
-			sb.index = sb.empty = 0;
+			sb.index = sb.empty = sb.bww_index = sb.bww_empty = 0;
 		sum.index += sb.index;
+		sum.bww_index += sb.bww_index;
+		sum.bww_empty += sb.bww_empty;
+		sum.grads += sb.grads;
 		sum.weights += sb.weights;
 		sum.biases += sb.biases;
 		sum.empty += sb.empty;
@@ -572,6 +576,8 @@ static void sparse_pass_of(struct train_mesh *m, struct net_buf *nb, unsigned B,
 	}
 	assert_int_equal(st.bytes[TM_WEIGHTS], 4 * (kept_f + kept_b));
 	assert_int_equal(st.bytes[TM_BIASES], sum.biases);
+	assert_int_equal(st.bytes[TM_GRAD_INDEX], sum.bww_index + sum.bww_empty);
+	assert_int_equal(st.bytes[TM_GRADIENTS], sum.grads);
 	/* forward only: the stream is exactly the formula's */
 	memset(&of, 0, sizeof(of));
 	assert_int_equal(train_mesh_pass(m, &nb->net, nb->x, nb->y, B, B, &of), 0);
@@ -581,6 +587,7 @@ static void sparse_pass_of(struct train_mesh *m, struct net_buf *nb, unsigned B,
 	assert_int_equal(st.bytes[TM_WEIGHTS], sum.weights);
 	assert_int_equal(st.bytes[TM_BIASES], sum.biases);
 	assert_int_equal(st.bytes[TM_EMPTY], sum.empty);
+	assert_int_equal(st.bytes[TM_GRAD_INDEX], 0);
 	free_out(&om, L);
 	free_out(&orf, L);
 }
@@ -632,7 +639,7 @@ static void sparse_passes(void **state)
 /* Crafted masks on a small model with rows that hold no input feature
  * (3 inputs on the mesh's rows): a fully dense mask streamed sparse (the
  * dense bits), output rows with no kept weight, an all-zero matrix (the
- * logits are the biases), one kept weight per matrix. */
+ * logits are the biases), one kept weight per matrix, at 7 tokens and 3. */
 static void sparse_small_crafted(void **state)
 {
 	(void)state;
@@ -656,12 +663,16 @@ static void sparse_small_crafted(void **state)
 		m0[q] = q == 10 ? 1.0f : 0.0f;
 	m1[29] = 1.0f;
 	sparse_pass_of(m, &nb, 7, mk, "one kept weight per matrix");
+	/* 3 tokens: one token slot per PE on a mesh of 3 or more columns (the
+	 * gathered chain's first pass is its last) */
+	sparse_pass_of(m, &nb, 3, mk, "one kept weight per matrix, 3 tokens");
 	free_net(&nb);
 	train_mesh_close(m);
 }
 
-/* An index out of range in a share: the PE flags it, the host reports it
- * with the tile; the next pass is right again. */
+/* An index out of range in a share, of the forward stream and of the
+ * backward-weights pass's index-only stream: the PE flags it, the host
+ * reports it with the tile; the next pass is right again. */
 static void sparse_small_fault(void **state)
 {
 	(void)state;
@@ -684,8 +695,14 @@ static void sparse_small_fault(void **state)
 	print_message("refused: %s\n", train_mesh_last_error(m));
 	assert_non_null(strstr(train_mesh_last_error(m), "refused a sparse weight stream"));
 	assert_non_null(strstr(train_mesh_last_error(m), ",0)"));
-	free_out(&om, 2);
 	sparse_pass_of(m, &nb, 16, mk, "the pass after the fault");
+	train_mesh_fault_index(m, 0);
+	assert_int_equal(train_mesh_pass(m, &nb.net, nb.x, nb.y, 16, 16, &om), WSE_ERROR_DEVICE);
+	print_message("refused: %s\n", train_mesh_last_error(m));
+	assert_non_null(strstr(train_mesh_last_error(m), "refused a sparse weight stream"));
+	assert_non_null(strstr(train_mesh_last_error(m), ",0)"));
+	free_out(&om, 2);
+	sparse_pass_of(m, &nb, 16, mk, "the pass after the index fault");
 	free(mk[0]);
 	free(mk[1]);
 	free_net(&nb);

@@ -144,6 +144,12 @@ int sp_stream_bytes(unsigned n_o, unsigned n_i, const float *mask, unsigned R,
 				prev = j;
 				nz++;
 			}
+			out->grads += 4 * (uint64_t)nz;
+			/* the index-only share: the same codes without the bias's */
+			if (ns && nz)
+				out->bww_index += 4 * (uint64_t)((bytes + 3) / 4);
+			else if (ns)
+				out->bww_empty += 4;
 			if (own)
 				bytes += sp_gap_bytes(prev, ns);
 			if (ns == 0 && !own)
@@ -161,6 +167,56 @@ int sp_stream_bytes(unsigned n_o, unsigned n_i, const float *mask, unsigned R,
 	return 0;
 }
 
+/* Append the gap codes of a slot g slots after the last one named (g / 255
+ * escapes, then g mod 255) to the index wavelets at out: *iw is the open
+ * index wavelet, *nb the bytes used in it (4: none open), *n the wavelets
+ * written. Returns 0 or WSE_ERROR_OVERFLOW. */
+static int sp_put_gap(unsigned g, struct sp_wavelet *out, size_t cap, size_t *n, size_t *iw,
+		      unsigned *nb)
+{
+	for (unsigned e = g / SP_ESC + 1; e > 0; e--) {
+		if (*nb == 4) {
+			if (*n >= cap)
+				return WSE_ERROR_OVERFLOW;
+			*iw = (*n)++;
+			out[*iw] = (struct sp_wavelet){ 0, 0 };
+			*nb = 0;
+		}
+		uint32_t code = e > 1 ? SP_ESC : g % SP_ESC;
+
+		out[*iw].data |= code << (8 * (*nb)++);
+	}
+	return 0;
+}
+
+int sp_index_encode(unsigned n_i, unsigned R, unsigned r, const float *mo,
+		    struct sp_wavelet *out, size_t cap)
+{
+	unsigned ns = sp_slots(n_i, R, r), nb = 4;
+	size_t n = 0, iw = 0;
+	long prev = -1;
+
+	if (ns == 0)
+		return 0; /* a row with no input feature: no share */
+	for (unsigned j = 0; j < ns; j++) {
+		if (mo && mo[r + (size_t)j * R] == 0.0f)
+			continue;
+		if (sp_put_gap((unsigned)((long)j - prev - 1), out, cap, &n, &iw, &nb))
+			return WSE_ERROR_OVERFLOW;
+		prev = j;
+	}
+	if (n == 0) { /* no kept slot: one control wavelet of four escapes */
+		if (cap == 0)
+			return WSE_ERROR_OVERFLOW;
+		out[0] = (struct sp_wavelet){ 0xffffffffu, 1 };
+		return 1;
+	}
+	for (; nb < 4; nb++) /* pad the last index wavelet with escapes */
+		out[iw].data |= SP_ESC << (8 * nb);
+	out[n - 1].ctrl = 1;
+	return (int)n;
+}
+
 int sp_share_encode(unsigned n_i, unsigned R, unsigned r, const float *wo,
 		    const float *mo, const float *bias, struct sp_wavelet *out,
 		    size_t cap)
@@ -175,21 +231,7 @@ int sp_share_encode(unsigned n_i, unsigned R, unsigned r, const float *wo,
 
 		if (is_bias ? !bias : (mo && mo[r + (size_t)j * R] == 0.0f))
 			continue;
-		unsigned g = (unsigned)((long)j - prev - 1);
-
-		for (unsigned e = g / SP_ESC + 1; e > 0; e--) {
-			if (nb == 4) {
-				if (n >= cap)
-					return WSE_ERROR_OVERFLOW;
-				iw = n++;
-				out[iw] = (struct sp_wavelet){ 0, 0 };
-				nb = 0;
-			}
-			uint32_t code = e > 1 ? SP_ESC : g % SP_ESC;
-
-			out[iw].data |= code << (8 * nb++);
-		}
-		if (n >= cap)
+		if (sp_put_gap((unsigned)((long)j - prev - 1), out, cap, &n, &iw, &nb) || n >= cap)
 			return WSE_ERROR_OVERFLOW;
 		float v = is_bias ? *bias : wo[r + (size_t)j * R];
 

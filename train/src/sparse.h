@@ -40,18 +40,24 @@ size_t sp_mask_check(size_t n, const float *mask);
 int sp_row_order(unsigned n, const uint32_t *cnt, unsigned R, uint32_t *order,
 		 uint32_t *lane);
 
-/* Wavelets of a layer's forward sparse stream (section 13), by category. */
+/* Wavelets of a layer's sparse streams (section 13), by category: the
+ * forward stream (total is its sum), and the backward-weights pass's
+ * index-only shares in and kept gradients out. */
 struct sp_stream_bytes {
 	uint64_t index;   /* index wavelets (four 8-bit gap codes each), bytes */
 	uint64_t weights; /* nonzero weight values, bytes */
 	uint64_t biases;  /* bias values (dense), bytes */
 	uint64_t empty;   /* control wavelets of shares with no value, bytes */
-	uint64_t total;
+	uint64_t total;   /* the forward stream: index + weights + biases + empty */
+	uint64_t bww_index; /* index-only shares with a kept slot: their index wavelets */
+	uint64_t bww_empty; /* index-only shares with none: one control wavelet each */
+	uint64_t grads;     /* the weight gradients streamed out: the kept ones */
 };
 
-/* The link bytes (4 per wavelet) of the forward sparse stream of an
- * n_o x n_i matrix with mask (NULL: dense) on R mesh rows, biases
- * included. WSE_ERROR_INVALID_PARAM for R or a size 0. */
+/* The link bytes (4 per wavelet) of the sparse streams of an n_o x n_i
+ * matrix with mask (NULL: dense) on R mesh rows: the forward stream,
+ * biases included, and the backward-weights pass's index-only shares and
+ * kept gradients. WSE_ERROR_INVALID_PARAM for R or a size 0. */
 int sp_stream_bytes(unsigned n_o, unsigned n_i, const float *mask, unsigned R,
 		    struct sp_stream_bytes *out);
 
@@ -70,6 +76,16 @@ struct sp_wavelet {
 int sp_share_encode(unsigned n_i, unsigned R, unsigned r, const float *wo,
 		    const float *mo, const float *bias, struct sp_wavelet *out,
 		    size_t cap);
+
+/* The index-only share of output o for mesh row r (section 13, the
+ * backward-weights pass): the gap codes of the forward share of (o, r)
+ * for the kept slots of mo (NULL: every slot), without values and without
+ * the bias's slot; the last index wavelet carries the control bit, its
+ * unused codes escapes; a share with no kept slot is one control wavelet
+ * 0xffffffff. At most cap wavelets into out; returns the number written
+ * (0 for a row with no input feature), or WSE_ERROR_OVERFLOW. */
+int sp_index_encode(unsigned n_i, unsigned R, unsigned r, const float *mo,
+		    struct sp_wavelet *out, size_t cap);
 
 /* Decode and check one share of n wavelets for mesh row r of a layer with
  * n_i inputs (owner: the row owns the output, so its share ends with the

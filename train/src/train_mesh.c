@@ -55,6 +55,7 @@ struct train_mesh {
 	struct train_mesh_stats st;
 	struct wse_mlp_params *written; /* per tile: the block last written */
 	unsigned fault_layer; /* train_mesh_fault_sparse(): layer + 1, or 0 */
+	unsigned fault_index; /* train_mesh_fault_index(): layer + 1, or 0 */
 	char err[512];
 };
 
@@ -69,6 +70,21 @@ static int tm_fail(struct train_mesh *m, int code, const char *fmt, ...)
 	va_end(ap);
 	return code;
 }
+
+/* The error of tile (x, y) whose kernel failed with code. */
+static int tm_tile_error(struct train_mesh *m, unsigned x, unsigned y, uint32_t code)
+{
+	if (code == WSE_MLP_FAIL_SPARSE)
+		return tm_fail(m, WSE_ERROR_DEVICE,
+			       "mesh backend: the PE of tile (%u,%u) refused a sparse weight stream (a slot out of range or a misplaced control wavelet; failure code %u)",
+			       x, y, code);
+	return tm_fail(m, WSE_ERROR_DEVICE, "mesh backend: the kernel on tile (%u,%u) failed with code %u",
+		       x, y, code);
+}
+
+/* Gradients are awaited in slices of this many ms, the tiles' status
+ * looked at between them. */
+#define TM_GRAD_POLL_MS 50
 
 _Static_assert(TM_PROF_WORDS == WSE_MLP_PROF_WORDS, "profile words");
 
@@ -306,6 +322,12 @@ void train_mesh_fault_sparse(struct train_mesh *m, unsigned layer)
 {
 	if (m)
 		m->fault_layer = layer + 1;
+}
+
+void train_mesh_fault_index(struct train_mesh *m, unsigned layer)
+{
+	if (m)
+		m->fault_index = layer + 1;
 }
 
 const char *train_mesh_last_error(const struct train_mesh *m)
@@ -569,18 +591,41 @@ static size_t share_cap(unsigned n)
 	return 2u * (size_t)n + n / 255u + 8u;
 }
 
+/* The weight streams of a layer: forward (W[f][k], f an output feature,
+ * the biases), backward inputs (W[k][f], f an input feature) and, for a
+ * masked layer, backward weights (the index-only shares of output f). */
+enum tm_wstream { TM_W_FWD, TM_W_BWI, TM_W_BWW };
+
 /* Row y's sparse share of feature f (docs/training-dataflow.md section 13)
  * into wv at *nw, counted by category: forward, the kept W[f][k] of k = y,
- * y+R, ... and the bias at f's owner; transposed, the kept W[k][f] of every
- * k (slots k, R taken as 1, no bias), col[] room for a column. */
+ * y+R, ... and the bias at f's owner; backward inputs, the kept W[k][f] of
+ * every k (slots k, R taken as 1, no bias), col[] room for a column;
+ * backward weights, the index-only share of the forward one's kept k. */
 static int sparse_share(struct train_mesh *m, unsigned layer, const float *W, const float *mask,
-			const float *bias, unsigned n_in, unsigned n_out, int transposed,
+			const float *bias, unsigned n_in, unsigned n_out, enum tm_wstream kind,
 			unsigned f, unsigned y, float *col, uint64_t *wv, size_t *nw)
 {
+	int transposed = kind == TM_W_BWI;
 	struct sp_wavelet sw[share_cap(transposed ? n_out : n_in) + 1];
 	int n;
 	uint64_t kept = 0;
 
+	if (kind == TM_W_BWW) {
+		n = sp_index_encode(n_in, m->R, y, mask + (size_t)f * n_in, sw,
+				    sizeof(sw) / sizeof(sw[0]));
+		if (n < 0)
+			return n;
+		/* train_mesh_fault_index(): the first gap code of the layer's
+		 * first index-only share of row 0 pushed out of range */
+		if (m->fault_index == layer + 1 && f == 0 && y == 0 && n > 0) {
+			sw[0].data = (sw[0].data & ~0xffu) | 254u;
+			m->fault_index = 0;
+		}
+		for (int k = 0; k < n; k++)
+			wv[(*nw)++] = wse_wavelet(sw[k].data, WSE_MLP_C_WEIGHTS, sw[k].ctrl);
+		m->st.bytes[TM_GRAD_INDEX] += 4 * (uint64_t)n;
+		return 0;
+	}
 	if (transposed) {
 		float *cm = col + n_out;
 
@@ -619,15 +664,17 @@ static int sparse_share(struct train_mesh *m, unsigned layer, const float *W, co
 
 /* Stream one weight matrix. Forward (W[f][k], f an output feature): for
  * every feature f, row r gets W[f][k] for k = r, r+R, ... < n_in, then the
- * bias of f at f's owner row. transposed (backward inputs, f an input
- * feature): f's owner row f mod R alone gets W[k][f] for every k = 0 ..
- * n_out-1. With a mask, each row's part is its sparse share instead
- * (sparse_share). Each row's wavelets of f go out in pieces of TM_PIECE,
- * rows taking turns. */
+ * bias of f at f's owner row. Backward inputs (f an input feature): f's
+ * owner row f mod R alone gets W[k][f] for every k = 0 .. n_out-1. With a
+ * mask, each row's part is its sparse share instead (sparse_share);
+ * backward weights (a masked layer only): every row r its index-only
+ * share of each output f. Each row's wavelets of f go out in pieces of
+ * TM_PIECE, rows taking turns. */
 static int stream_weights(struct train_mesh *m, struct tm_streams *q, unsigned layer,
 			  const float *W, const float *bias, const float *mask, unsigned n_in,
-			  unsigned n_out, int transposed)
+			  unsigned n_out, enum tm_wstream kind)
 {
+	int transposed = kind == TM_W_BWI;
 	unsigned R = m->R, nf = transposed ? n_in : n_out, nk = transposed ? n_out : n_in;
 	unsigned kstep = transposed ? 1 : R; /* a row's share: every k, or every R-th */
 	/* a row holds at most nk weights and a bias, or a share of them */
@@ -656,7 +703,7 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, unsigned l
 			if (transposed && f % R != y)
 				continue;
 			if (mask) {
-				r = sparse_share(m, layer, W, mask, bias, n_in, n_out, transposed, f, y,
+				r = sparse_share(m, layer, W, mask, bias, n_in, n_out, kind, f, y,
 						 col, wv, &nw);
 				continue;
 			}
@@ -697,12 +744,28 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, unsigned l
 	return r;
 }
 
+/* Weight gradients row r sends out of the east edge for layer l: every
+ * W[o][i] of its inputs i = r, r+R, ..., of a masked layer the kept ones. */
+static size_t layer_wgrad_count(const struct train_ref_net *net, unsigned l, unsigned r,
+				unsigned R)
+{
+	unsigned ni = net->dims[l], no = net->dims[l + 1];
+	const float *mask = net->mask[l];
+	size_t n = 0;
+
+	if (!mask)
+		return (size_t)no * wse_mlp_count(ni, r, R);
+	for (unsigned o = 0; o < no; o++)
+		for (unsigned i = r; i < ni; i += R)
+			n += mask[(size_t)o * ni + i] != 0.0f;
+	return n;
+}
+
 /* Gradient wavelets row r sends out of the east edge for layer l. */
 static size_t layer_grad_count(const struct train_ref_net *net, unsigned l, unsigned r,
 			       unsigned R)
 {
-	return (size_t)net->dims[l + 1] * wse_mlp_count(net->dims[l], r, R) +
-	       wse_mlp_count(net->dims[l + 1], r, R);
+	return layer_wgrad_count(net, l, r, R) + wse_mlp_count(net->dims[l + 1], r, R);
 }
 
 /* Gradient wavelets row r sends out of the east edge in one pass. */
@@ -715,9 +778,54 @@ static size_t grad_count(const struct train_ref_net *net, unsigned r, unsigned R
 	return n;
 }
 
+/* A failed tile while gradients are awaited: its error (as wait_done's),
+ * 0 while every tile runs or ended well. After a failure, once every tile
+ * has ended (or the time-out), the gradients that came are taken and
+ * dropped, so that the next pass starts from empty streams. */
+static int tm_tile_failed(struct train_mesh *m)
+{
+	int failed = 0;
+
+	for (unsigned t = 0; t < m->R * m->C && !failed; t++) {
+		uint32_t st;
+		int r = wse_reg_read(m->dev, t % m->C, t / m->C, WSE_REG_TILE_STATUS, &st);
+
+		if (r)
+			return tm_fail(m, r, "mesh backend: tile status: %s", wse_strerror(r));
+		if ((st & WSE_TILE_STATUS_DONE) && (st & WSE_TILE_STATUS_FAILED))
+			failed = tm_tile_error(m, t % m->C, t / m->C, st >> 16);
+	}
+	if (!failed)
+		return 0;
+	double end = now_ms() + m->timeout_ms;
+
+	for (unsigned t = 0; t < m->R * m->C && now_ms() < end;) {
+		uint32_t st = 0;
+
+		if (wse_reg_read(m->dev, t % m->C, t / m->C, WSE_REG_TILE_STATUS, &st))
+			break;
+		if (st & WSE_TILE_STATUS_DONE) {
+			t++;
+			continue;
+		}
+		struct timespec ts = { 0, 2000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	for (unsigned y = 0; y < m->R; y++) {
+		uint64_t drop[64];
+
+		while (wse_stream_out(m->dev, WSE_EAST, y, drop, 64, 0) > 0)
+			;
+	}
+	return failed;
+}
+
 /* Take row r's gradients of layer l (each row sends layers L-1 .. 0 in
  * turn) into buf, room for them, and place them: outputs o in order, the
- * row's inputs ascending, then the bias of o at o's owner. */
+ * row's inputs ascending (of a masked layer the kept ones only, the
+ * others +0), then the bias of o at o's owner. A tile that fails ends the
+ * wait with its error. */
 static int collect_grads(struct train_mesh *m, const struct train_ref_net *net, unsigned l,
 			 unsigned r, uint64_t *buf, struct train_ref_out *out)
 {
@@ -732,12 +840,15 @@ static int collect_grads(struct train_mesh *m, const struct train_ref_net *net, 
 			return tm_fail(m, WSE_ERROR_TIMEOUT,
 				       "mesh backend: row %u sent %zu of %zu gradients of layer %u", r,
 				       got, n, l);
-		k = wse_stream_out(m->dev, WSE_EAST, r, buf + got, n - got, left);
+		k = wse_stream_out(m->dev, WSE_EAST, r, buf + got, n - got,
+				   left < TM_GRAD_POLL_MS ? left : TM_GRAD_POLL_MS);
 		if (k < 0 && k != WSE_ERROR_TIMEOUT)
 			return tm_fail(m, k, "mesh backend: gradients of row %u: %s", r,
 				       wse_strerror(k));
 		if (k > 0)
 			got += (size_t)k;
+		else if ((k = tm_tile_failed(m)))
+			return k;
 	}
 	size_t q = 0;
 	unsigned ni = net->dims[l], no = net->dims[l + 1];
@@ -745,14 +856,14 @@ static int collect_grads(struct train_mesh *m, const struct train_ref_net *net, 
 	const float *mask = net->mask[l];
 
 	for (unsigned o = 0; o < no; o++) {
-		/* the gradients of masked weights are dropped (+0) */
-		for (unsigned i = r; i < ni; i += m->R, q++)
+		/* the gradients of masked weights are not streamed (+0) */
+		for (unsigned i = r; i < ni; i += m->R)
 			out->dw[l][(size_t)o * ni + i] = mask && mask[(size_t)o * ni + i] == 0.0f
-				? 0.0f : u2f(wse_wavelet_data(buf[q]));
+				? 0.0f : u2f(wse_wavelet_data(buf[q++]));
 		if (o % m->R == r)
 			out->db[l][o] = u2f(wse_wavelet_data(buf[q++]));
 	}
-	m->st.bytes[TM_GRADIENTS] += 4ull * no * wse_mlp_count(ni, r, m->R);
+	m->st.bytes[TM_GRADIENTS] += 4ull * layer_wgrad_count(net, l, r, m->R);
 	m->st.bytes[TM_BIAS_GRADS] += 4ull * wse_mlp_count(no, r, m->R);
 	return 0;
 }
@@ -797,14 +908,8 @@ static int wait_done(struct train_mesh *m)
 		if (r)
 			return tm_fail(m, r, "mesh backend: tile status: %s", wse_strerror(r));
 		if (st & WSE_TILE_STATUS_DONE) {
-			if ((st & WSE_TILE_STATUS_FAILED) && st >> 16 == WSE_MLP_FAIL_SPARSE)
-				return tm_fail(m, WSE_ERROR_DEVICE,
-					       "mesh backend: the PE of tile (%u,%u) refused a sparse weight stream (a slot out of range or a misplaced control wavelet; failure code %u)",
-					       next % m->C, next / m->C, st >> 16);
 			if (st & WSE_TILE_STATUS_FAILED)
-				return tm_fail(m, WSE_ERROR_DEVICE,
-					       "mesh backend: the kernel on tile (%u,%u) failed with code %u",
-					       next % m->C, next / m->C, st >> 16);
+				return tm_tile_error(m, next % m->C, next / m->C, st >> 16);
 			next++;
 			continue;
 		}
@@ -979,11 +1084,19 @@ int train_mesh_pass_hooked(struct train_mesh *m, const struct train_ref_net *net
 			break;
 		}
 		r = stream_weights(m, q, l, net->w[l], net->b[l], net->mask[l], net->dims[l],
-				   net->dims[l + 1], 0);
+				   net->dims[l + 1], TM_W_FWD);
 	}
-	for (unsigned l = L; train && l-- > 1 && !r;)
-		r = stream_weights(m, q, l, net->w[l], NULL, net->mask[l], net->dims[l],
-				   net->dims[l + 1], 1);
+	/* backward, in the kernel's order: per layer from L-1 down, a masked
+	 * layer's index-only shares (weights), then its transposed matrix
+	 * (inputs, l >= 1) */
+	for (unsigned l = L; train && l-- > 0 && !r;) {
+		if (net->mask[l])
+			r = stream_weights(m, q, l, net->w[l], NULL, net->mask[l], net->dims[l],
+					   net->dims[l + 1], TM_W_BWW);
+		if (!r && l > 0)
+			r = stream_weights(m, q, l, net->w[l], NULL, net->mask[l], net->dims[l],
+					   net->dims[l + 1], TM_W_BWI);
+	}
 	submitted = q->n;
 	/* what was submitted ends (or is cancelled) before the pass goes on */
 	int w = tm_streams_wait(m, q, &failed);

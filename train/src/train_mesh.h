@@ -28,7 +28,8 @@ enum train_mesh_bytes {
 	TM_WEIGHTS,      /* weights streamed in, forward and backward-inputs
 			  * (sparse layers: the kept ones) */
 	TM_BIASES,       /* biases streamed in */
-	TM_GRADIENTS,    /* weight gradients streamed out */
+	TM_GRADIENTS,    /* weight gradients streamed out (sparse layers: the
+			  * kept ones) */
 	TM_BIAS_GRADS,   /* bias gradients streamed out */
 	TM_BATCH,        /* input batch written, padded tokens included */
 	TM_LABELS,       /* labels written (every row of every column) */
@@ -36,6 +37,8 @@ enum train_mesh_bytes {
 	TM_PARAMS,       /* parameter blocks written */
 	TM_INDEX,        /* sparse layers: index wavelets (gap codes) streamed in */
 	TM_EMPTY,        /* sparse layers: control wavelets of shares with no value */
+	TM_GRAD_INDEX,   /* sparse layers: the backward-weights pass's index-only
+			  * shares streamed in (index and empty-share wavelets) */
 	TM_NUM_BYTES
 };
 
@@ -96,6 +99,12 @@ const char *train_mesh_last_error(const struct train_mesh *m);
  * the PE refuses; the pass then fails with WSE_ERROR_DEVICE naming the
  * tile. Once only; m NULL is ignored. */
 void train_mesh_fault_sparse(struct train_mesh *m, unsigned layer);
+/* The same for the backward-weights pass of a training pass: the first
+ * index wavelet of layer's index-only share of output 0 for mesh row 0
+ * gets a first gap code of 254; the PEs of row 0 refuse the slot, send
+ * one gradient fewer and fail, and the pass fails with WSE_ERROR_DEVICE
+ * naming the tile. Once only; m NULL is ignored. */
+void train_mesh_fault_index(struct train_mesh *m, unsigned layer);
 void train_mesh_get_stats(const struct train_mesh *m, struct train_mesh_stats *st);
 
 #endif /* WSE_TRAIN_MESH_H */

@@ -307,12 +307,18 @@ static void gather_deltas(uint32_t no, uint32_t dz)
 	OP(WSE_V_FMOVS, WSE_B_VEC);
 }
 
-/* Backward, weights and biases of layer l from the deltas at dz. */
+/* Backward, weights and biases of layer l from the deltas at dz. A masked
+ * layer (docs/training-dataflow.md section 13) takes, per output, the
+ * row's index-only share on color 0 into the engine's gather table
+ * (SPIDX) and runs the chain gathered: over the kept slots alone, their
+ * gradients the only ones sent east. */
 static void backward_weights(uint32_t l, uint32_t dz)
 {
 	uint32_t ni = P.dims[l], no = P.dims[l + 1];
 	uint32_t ai = wse_mlp_count(ni, r, R);
 	uint32_t gout = wse_mlp_grad_color(c), gin = c ? wse_mlp_grad_color(c - 1) : 0;
+	int sparse = P.sparse >> l & 1u;
+	uint32_t g = sparse ? WSE_VOP_GATHER : 0; /* the chain's operations gathered */
 
 	uint32_t t = detail ? mark() : 0;
 
@@ -337,58 +343,71 @@ static void backward_weights(uint32_t l, uint32_t dz)
 		MEM(2, P.dall + 4 * r * FW, nown, R * FW, Tc, 1);
 		OP(WSE_V_FADDS, WSE_B_VEC);
 	}
+	/* the chain's descriptors, set once for the layer (the core only
+	 * issues per output, so it keeps ahead of the engine even when a
+	 * masked layer's outputs take a few elements each): 0 the first
+	 * pass's dst and the last pass's addend, 1 and 2 its a and (column
+	 * c > 0) the west operand, 3 4 5 the middle passes' dst, a and
+	 * per-pass delta (advancing by itself to the next output's), 6 the
+	 * last pass's dst east, 7 its a; 3 is SPIDX's dst too (LEN0 bounds the
+	 * row's slots) */
+	uint32_t alast = P.act[l] + 4 * (Tc - 1);
+
+	MEM(0, P.grad, ai, 1, 1, 0);
+	MEM(1, P.act[l], ai, FW, 1, 0);
+	if (c)
+		FAB(2, gin, ai, 1);
+	MEM(3, P.grad, ai, 1, Tc > 2 ? Tc - 2 : 1, 0);
+	MEM(4, P.act[l] + 4, ai, FW, Tc > 2 ? Tc - 2 : 1, 1);
+	wse_dsd_mem(5, P.dall + 4, 1, 0, Tc > 2 ? Tc - 2 : 1, 1, FW);
+	FAB(6, gout, ai, 1);
+	MEM(7, alast, ai, FW, 1, 0);
 	for (uint32_t o = 0; o < no; o++) {
-		uint32_t owner = o % R, d = P.dall + 4 * o * FW;
-		const uint32_t *dbits = (const uint32_t *)(uintptr_t)d;
+		uint32_t owner = o % R;
+		const uint32_t *dbits = (const uint32_t *)(uintptr_t)(P.dall + 4 * o * FW);
 
 		/* 2. the weight-gradient chain with the row chain fused in:
 		 * g[s] = fma(dz[j], x[s][j], g[s]) over the column's token slots
 		 * j = 0 .. Tc-1, g starting from the west neighbour's g (column 0:
 		 * from its first product dz[0] * x[s][0]); the last pass goes
 		 * east, toward the outlet. One pass per slot, no separate
-		 * addition. */
+		 * addition. A masked layer first takes the row's index-only
+		 * share of o (descriptor 6 on color 0 for that operation). */
+		if (ai && sparse) {
+			wse_dsd_set(6, WSE_DSD_BASE, WSE_MLP_C_WEIGHTS);
+			wse_vop(WSE_VOP(WSE_V_SPIDX, 3, 3, 6, 0));
+			wse_dsd_set(6, WSE_DSD_BASE, gout);
+		}
 		if (ai) {
-			if (Tc == 1)
-				FAB(0, gout, ai, 1);
+			uint32_t first = Tc == 1 ? 6 : 0; /* Tc = 1: the first pass is the last */
+
+			wse_vscalar(dbits[0]);
+			if (c == 0)
+				wse_vop(WSE_VOP(WSE_V_FMULS, first, 1, 0, WSE_B_SCALAR) | g);
 			else
-				MEM(0, P.grad, ai, 1, 1, 0);
-			MEM(1, P.act[l], ai, FW, 1, 0);
-			if (c == 0) {
-				MEM(2, d, 1, 0, 1, 0);
-				OP(WSE_V_FMULS, WSE_B_PERPASS);
-			} else {
-				FAB(2, gin, ai, 1);
-				wse_vscalar(dbits[0]);
-				OP(WSE_V_FMACS, WSE_B_ADDEND);
-			}
-			if (Tc > 2) {
-				MEM(0, P.grad, ai, 1, Tc - 2, 0);
-				MEM(1, P.act[l] + 4, ai, FW, Tc - 2, 1);
-				MEM(2, d + 4, 1, 0, Tc - 2, 1);
-				OP(WSE_V_FMACS, WSE_B_PERPASS);
-			}
+				wse_vop(WSE_VOP(WSE_V_FMACS, first, 1, 2, WSE_B_ADDEND) | g);
+			if (Tc > 2)
+				wse_vop(WSE_VOP(WSE_V_FMACS, 3, 4, 5, WSE_B_PERPASS) | g);
 			if (detail)
 				lap(&t, WSE_MLP_PROF_BWW_FMACS(l));
 			if (Tc > 1) {
-				FAB(0, gout, ai, 1);
-				MEM(1, P.act[l] + 4 * (Tc - 1), ai, FW, 1, 0);
-				MEM(2, P.grad, ai, 1, 1, 0);
 				wse_vscalar(dbits[Tc - 1]);
-				OP(WSE_V_FMACS, WSE_B_ADDEND);
+				wse_vop(WSE_VOP(WSE_V_FMACS, 6, 7, 0, WSE_B_ADDEND) | g);
 			}
 			if (detail)
 				lap(&t, WSE_MLP_PROF_BWW_CHAIN(l));
 		}
-		/* 3. bias gradient on the owner row, its partial along the row */
+		/* 3. bias gradient on the owner row, its partial along the row
+		 * (descriptors 6 and 7 for one element, then back) */
 		if (r == owner) {
-			FAB(0, gout, 1, 1);
-			MEM(1, P.bsum + 4 * (o / R), 1, 1, 1, 0);
-			if (c == 0) {
-				OP(WSE_V_FMOVS, WSE_B_VEC);
-			} else {
-				FAB(2, gin, 1, 1);
-				OP(WSE_V_FADDS, WSE_B_VEC);
-			}
+			wse_dsd_set(6, WSE_DSD_LEN0, 1);
+			wse_dsd_set(7, WSE_DSD_BASE, P.bsum + 4 * (o / R));
+			if (c == 0)
+				wse_vop(WSE_VOP(WSE_V_FMOVS, 6, 7, 0, WSE_B_VEC));
+			else
+				wse_vop(WSE_VOP(WSE_V_FADDS, 6, 7, 2, WSE_B_VEC));
+			wse_dsd_set(6, WSE_DSD_LEN0, ai);
+			wse_dsd_set(7, WSE_DSD_BASE, alast);
 		}
 		if (detail)
 			lap(&t, WSE_MLP_PROF_BWW_BIAS(l));
