@@ -104,11 +104,12 @@ DF_GATHER_ELFS := $(foreach s,$(DF_GATHER_SEEDS),$(DF_BUILD)/elf/gather-$(s).elf
 DF_PROGS := tasks storm move
 DF_ELFS  := $(addprefix $(DF_BUILD)/elf/,$(addsuffix .elf,$(DF_PROGS))) \
 	$(foreach s,$(DF_VEC_SEEDS),$(DF_BUILD)/elf/vec_ops-$(s).elf) \
-	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/elf/vec_move-$(s).elf) $(DF_SPARSE_ELFS)
+	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/elf/vec_move-$(s).elf) $(DF_SPARSE_ELFS) \
+	$(DF_GATHER_ELFS)
 
 .PHONY: test-pe-dataflow test-pe-dataflow-full
-test-pe-dataflow: $(DF_TB) $(DF_ELFS) $(DF_GATHER_ELFS)
-	tests/dataflow/run.sh $(DF_BUILD)/run $(DF_TB) $(DF_ELFS) $(DF_GATHER_ELFS)
+test-pe-dataflow: $(DF_TB) $(DF_ELFS)
+	tests/dataflow/run.sh $(DF_BUILD)/run $(DF_TB) $(DF_ELFS)
 TEST_STAGES += test-pe-dataflow
 
 test-pe-dataflow-full: $(DF_TB) $(foreach s,$(DF_VEC_SEEDS_FULL),$(DF_BUILD)/elf/vec_ops-$(s).elf)

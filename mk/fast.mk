@@ -167,21 +167,12 @@ $(FAST_DF_TEST_SAN): $(FAST_DF_SAN_SRCS) sim/fast/wsf_fp.h $(FAST_DF_HDRS) tests
 # tests/fast/compare-mesh.sh. test-fast-df-full compares that layer with
 # the RTL mesh too (a minute of CPU on the RTL) and the long random vector
 # programs of test-pe-dataflow-full with the RTL PE.
-# The sparse gather's random programs (gather-SEED.elf: SPIDX and
-# WSE_VOP_GATHER, each checking its DMEM and flags word for word against the
-# C model) run on the model alone while test-pe-dataflow does not run them
-# on the RTL PE; once they are among its programs (DF_ELFS), the comparison
-# above takes them.
-FAST_DF_GATHER_ELFS = $(filter-out $(DF_ELFS),$(DF_GATHER_ELFS))
 .PHONY: test-fast-df test-fast-df-full
 test-fast-df: $(FAST_TB_DF) $(FAST_DF_TEST_SAN) $(CORE_BUILD)/elf/tiles.elf
 	$(FAST_DF_TEST_SAN)
-	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_ELFS) $(DF_BUILD)/elf/mesh.elf $(FAST_DF_GATHER_ELFS)
+	@$(MAKE) -s --no-print-directory $(DF_TB) $(DF_ELFS) $(DF_BUILD)/elf/mesh.elf
 	@tests/fast/compare-df.sh $(FAST_BUILD)/df-run $(DF_TB) $(FAST_TB_DF) $(DF_ELFS) \
 	  >$(FAST_BUILD)/df.log; rc=$$?; grep -v '^ok' $(FAST_BUILD)/df.log; exit $$rc
-	@set -- $(FAST_DF_GATHER_ELFS); [ $$# -eq 0 ] || { \
-	  out=$$(tests/dataflow/run.sh $(FAST_BUILD)/gather-run $(FAST_TB_DF) "$$@"); rc=$$?; \
-	  echo "$$out" | sed 's/^test-pe-dataflow:/test-fast-df: gather programs on the model:/'; exit $$rc; }
 	@tests/fast/compare-mesh.sh $(FAST_BUILD)/mesh-run $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf \
 	  - $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes
 test-fast-df-full: $(FAST_TB_DF) $(CORE_BUILD)/elf/tiles.elf

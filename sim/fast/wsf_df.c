@@ -59,6 +59,11 @@ struct wsf_elem {
 	bool sp_started;        /* an index wavelet came */
 	bool sp_mac;            /* a value was computed: FMACS from now on */
 	uint32_t gn;            /* SPIDX: the slots named so far */
+	/* Steps still owed to the RTL's timing (docs/pe-programming.md,
+	 * "Sparse gathers"): SPIDX's cycle per named slot and its closing
+	 * element, a gathered operation's two cycles to start its stream. */
+	uint32_t gdebt;
+	bool gend;              /* SPIDX: the share ended; retire when paid */
 };
 
 struct wsf_chan {
@@ -459,10 +464,13 @@ static int wsf_sp_elem(struct wse_fast_df *df, struct wsf_chan *ch)
 /* The sparse gather's part of a step of the head operation of the engine
  * (docs/pe-programming.md, "Sparse gathers"): an SPIDX takes one index
  * wavelet of its share into the gather table (1 when it did, 0 when it
- * waits); a gathered operation at its start takes the gather count as its
- * LEN0 (2: go on with its elements; an operation with no element retires
- * in one step). A refused operation sets VFLAGS bit 8 and retires in one
- * step, nothing popped. */
+ * waits), then a step per slot the wavelet named, and after the share's
+ * last wavelet one more before it retires, as the RTL's decoder; a
+ * gathered operation at its start takes the gather count as its LEN0 and
+ * spends two steps starting its stream (1), then goes on with its
+ * elements (2); an operation with no element retires in one step. A
+ * refused operation sets VFLAGS bit 8 and retires in one step, nothing
+ * popped. */
 static int wsf_gather_elem(struct wse_fast_df *df, struct wsf_chan *ch)
 {
 	struct wsf_op *o = &ch->q[ch->head];
@@ -471,6 +479,11 @@ static int wsf_gather_elem(struct wse_fast_df *df, struct wsf_chan *ch)
 	uint32_t w;
 	bool ctrl;
 
+	if (e->gdebt) { /* a step owed to the RTL's timing */
+		if (--e->gdebt == 0 && e->gend)
+			wsf_chan_retire(df, ch);
+		return 1;
+	}
 	if (o->op.gather) {
 		if (o->gather_set)
 			return 2;
@@ -485,7 +498,8 @@ static int wsf_gather_elem(struct wse_fast_df *df, struct wsf_chan *ch)
 		}
 		op->d.len0 = op->a.len0 = (uint16_t)df->gcount;
 		o->gather_set = true;
-		return 2;
+		e->gdebt = 1; /* this step and the next start the stream */
+		return 1;
 	}
 	if (!op->b.fab) { /* SPIDX: the share comes from the fabric */
 		df->flags |= VM_FLAG_SPARSE;
@@ -507,6 +521,7 @@ static int wsf_gather_elem(struct wse_fast_df *df, struct wsf_chan *ch)
 			e->sp_pos += VM_SP_ESC;
 			continue;
 		}
+		e->gdebt++; /* the slot's step, stored or refused */
 		e->sp_pos += code;
 		if (e->sp_pos >= lim || e->gn >= VM_GATHER_MAX)
 			df->flags |= VM_FLAG_SPARSE; /* consumed, not stored */
@@ -516,7 +531,8 @@ static int wsf_gather_elem(struct wse_fast_df *df, struct wsf_chan *ch)
 	}
 	if (ctrl) {
 		df->gcount = e->gn;
-		wsf_chan_retire(df, ch);
+		e->gend = true;
+		e->gdebt++; /* the closing element that makes the slots the count */
 	}
 	return 1;
 }
@@ -621,7 +637,7 @@ static uint64_t wsf_bulk(struct wse_fast_df *df, struct wsf_chan *ch, uint64_t m
 	struct wsf_op *o = &ch->q[ch->head];
 	const struct vm_op *op = &o->op;
 	struct wsf_elem *e = &ch->e;
-	if (e->pend_send || e->have_a || e->have_b || op->d.fab || (o->op.gather && !o->gather_set) ||
+	if (e->pend_send || e->have_a || e->have_b || op->d.fab || (o->op.gather && (!o->gather_set || e->gdebt)) ||
 	    (op->op != VM_FADDS && op->op != VM_FMULS && op->op != VM_FMACS) ||
 	    (op->bmode != VM_B_VEC && op->bmode != VM_B_SCALAR && op->bmode != VM_B_PERPASS))
 		return 0;
