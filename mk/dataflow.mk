@@ -147,6 +147,8 @@ bench-pe: $(DF_TB_BENCH) $(DF_BUILD)/elf/bench.elf $(DF_BENCH_MESH_TB) $(DF_BUIL
 	        printf "BENCH pe.spmacs_rate %.4f\n", e["sparse"] / c["sparse"]; \
 	        printf "BENCH pe.gather_rate %.4f\n", e["gather"] / c["gather"]; \
 	        printf "BENCH pe.gather_spidx_rate %.4f\n", e["gatheridx"] / c["gatheridx"]; \
+	        printf "BENCH pe.gather_rate_odd %.4f\n", e["gather_odd"] / c["gather_odd"]; \
+	        printf "BENCH pe.gather_spidx_rate_odd %.4f\n", e["gatheridx_odd"] / c["gatheridx_odd"]; \
 	        printf "BENCH pe.fabric_stream_rate %.4f\n", e["stream"] / c["stream"] }' \
 	  $(DF_BUILD)/bench.out $(DF_BUILD)/bench-fabric.out
 BENCH_STAGES += bench-pe

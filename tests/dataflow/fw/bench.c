@@ -20,6 +20,10 @@
  *           (WSE_VOP_GATHER) of 7 passes of the 20 slots, timed alone
  *   gatheridx  the kernel's pattern: per output an SPIDX and one gathered
  *           operation of 7 passes, 5 times, SPIDX included in the time
+ *   gather_odd, gatheridx_odd  the same over every 9th slot: the rows of
+ *           a, 9 words apart, then alternate between the DMEM's two
+ *           banks, as for a random mask, where every 10th slot puts all
+ *           of a pass's a in one bank with half of its dst reads
  * The same with w[k] streamed from a neighbouring tile (the fabric rate) is
  * fw/bench_fabric.c, on the 2x2 mesh. */
 #include "wse_rt.h"
@@ -163,23 +167,24 @@ static void bench_sparse(uint32_t ao, uint32_t yo)
 	report("sparse", 5 * SP_VALUES * 8, wse_cycles() - t0);
 }
 
-/* The index-only share of the kept slots 0, 10, ..., 190: five wavelets
- * of four gap codes, the last with the control bit. */
-static void index_share(void)
+/* The index-only share of the kept slots 0, g + 1, 2 (g + 1), ... (20 of
+ * them): five wavelets of four gap codes g, the last with the control
+ * bit. */
+static void index_share(uint32_t g)
 {
 	for (uint32_t v = 0; v < SP_VALUES; v += 4)
 		wse_df_wr((v + 4 < SP_VALUES ? WSE_DF_RECV : WSE_DF_QSTAT) + C_SPARSE,
-			  v ? 0x09090909u : 0x09090900u);
+			  g * (v ? 0x01010101u : 0x01010100u));
 }
 
-static void bench_gather(uint32_t ao, uint32_t yo, uint32_t so, int with_idx)
+static void bench_gather(uint32_t ao, uint32_t yo, uint32_t so, int with_idx, uint32_t g)
 {
 	wse_dsd_mem(0, &fbuf[1600 + yo], FWD_K, 1, 1, 0, 0); /* LEN0 bounds the slots */
 	wse_dsd_fabric(2, C_SPARSE, 1, 1);
 	const uint32_t idx = WSE_VOP(WSE_V_SPIDX, 0, 0, 2, 0);
 	if (!with_idx) {
 		wse_vop(idx);
-		index_share();
+		index_share(g);
 		wse_vwait();
 	}
 	uint32_t t0 = wse_cycles();
@@ -192,12 +197,13 @@ static void bench_gather(uint32_t ao, uint32_t yo, uint32_t so, int with_idx)
 	for (int r = 0; r < 5; r++) {
 		if (with_idx) {
 			wse_vop(WSE_VOP(WSE_V_SPIDX, 3, 3, 4, 0));
-			index_share();
+			index_share(g);
 		}
 		wse_vop(op);
 	}
 	uint32_t fl = wse_vwait();
-	report(with_idx ? "gatheridx" : "gather", 5 * SP_VALUES * 7, wse_cycles() - t0);
+	report(with_idx ? (g & 1 ? "gatheridx" : "gatheridx_odd") : (g & 1 ? "gather" : "gather_odd"),
+	       5 * SP_VALUES * 7, wse_cycles() - t0);
 	if (fl & WSE_VFLAG_SPARSE)
 		wse_puts("gather: share refused\n");
 }
@@ -237,8 +243,10 @@ int main(void)
 				bench_bww(ao, yo, so);
 			}
 			bench_sparse(ao, yo);
-			bench_gather(ao, yo, 0, 0);
-			bench_gather(ao, yo, 0, 1);
+			bench_gather(ao, yo, 0, 0, 9);
+			bench_gather(ao, yo, 0, 1, 9);
+			bench_gather(ao, yo, 0, 0, 8);
+			bench_gather(ao, yo, 0, 1, 8);
 			for (uint32_t go = 0; go < NB; go++) {
 				bench_vv(ao, yo, go);
 				bench_vvs(ao, yo, go);
