@@ -89,6 +89,24 @@ module hif_mgmt_seq #(
   assign owed_now = tmo && ((ph_q == MReq && !stale_q && valid_q && mgmt_req_ready_i) ||
                             (ph_q == MRsp && !rsp_ours));
 
+  // The byte offsets of RESET's and PERF_READ's accesses, from the low bits
+  // of i alone (i < 1 + NumRoutes, i < NumPerf: assertions below): a
+  // division by 3 or a subtraction on all 32 bits of i was the link clock's
+  // longest path on the ECP5 (docs/fpga.md). Both offsets stay below the
+  // bases' lowest set bit, so base | offset is base + offset.
+  function automatic logic [7:0] perf_off(logic [3:0] i);
+    logic [3:0] port;
+    logic [1:0] cnt;
+    port = i / 4'd3;
+    cnt  = 2'(i % 4'd3);
+    perf_off = {port, 4'd0} | {4'd0, cnt, 2'd0};
+  endfunction
+  function automatic logic [7:0] route_off(logic [5:0] i);
+    logic [5:0] color;
+    color = i - 6'd1;
+    route_off = {color, 2'd0};
+  endfunction
+
   // u32 i of a tile write's data is payload byte 12 + 4 i: the upper half
   // of word (i + 3) / 2 for an even i.
   assign widx_o      = (i_q + 32'd3) >> 1;
@@ -198,12 +216,12 @@ module hif_mgmt_seq #(
             MkReset: begin
               // TILE_CTRL first, then the route entries.
               addr_d  = (i_q == 0) ? wse_mgmt_pkg::AddrTileCtrl :
-                                     wse_mgmt_pkg::AddrRouteBase + ((i_q - 1) << 2);
+                                     wse_mgmt_pkg::AddrRouteBase | 32'(route_off(i_q[5:0]));
               wdata_d = (i_q == 0) ? (wse_mgmt_pkg::TileCtrlHalt | wse_mgmt_pkg::TileCtrlCoreRst |
                                      wse_mgmt_pkg::TileCtrlCntClear) : '0;
             end
             default: begin  // MkPerf: three counters a port, 16 bytes apart
-              addr_d  = wse_mgmt_pkg::AddrCntBase + ((i_q / 3) << 4) + ((i_q % 3) << 2);
+              addr_d  = wse_mgmt_pkg::AddrCntBase | 32'(perf_off(i_q[3:0]));
               wdata_d = '0;
             end
           endcase
@@ -292,4 +310,10 @@ module hif_mgmt_seq #(
   `ASSERT(MgmtOwedBound, drop_q != 2'd3)
   `ASSERT(StartOnlyIdle, start_i |-> ph_q == MIdle)
   `ASSERT_KNOWN(MgmtValidKnown, mgmt_req_valid_o)
+  // perf_off and route_off see only i's low bits, and their offsets must
+  // not reach the bases' set bits.
+  `ASSERT(PerfIdxBound, ph_q == MReq && kind_q == MkPerf |-> i_q < 32'(NumPerf) && NumPerf <= 16)
+  `ASSERT(RouteIdxBound, ph_q == MReq && kind_q == MkReset |-> i_q <= 32'(NumRoutes) && NumRoutes <= 32)
+  `ASSERT(OffsetsBelowBases, (wse_mgmt_pkg::AddrCntBase & 32'hff) == 0 &&
+                             (wse_mgmt_pkg::AddrRouteBase & 32'hff) == 0)
 endmodule
