@@ -177,7 +177,8 @@ static void index_share(uint32_t g)
 			  g * (v ? 0x01010101u : 0x01010100u));
 }
 
-static void bench_gather(uint32_t ao, uint32_t yo, uint32_t so, int with_idx, uint32_t g)
+static void bench_gather(uint32_t ao, uint32_t yo, uint32_t so, int with_idx, uint32_t g,
+			 const char *name)
 {
 	wse_dsd_mem(0, &fbuf[1600 + yo], FWD_K, 1, 1, 0, 0); /* LEN0 bounds the slots */
 	wse_dsd_fabric(2, C_SPARSE, 1, 1);
@@ -202,8 +203,7 @@ static void bench_gather(uint32_t ao, uint32_t yo, uint32_t so, int with_idx, ui
 		wse_vop(op);
 	}
 	uint32_t fl = wse_vwait();
-	report(with_idx ? (g & 1 ? "gatheridx" : "gatheridx_odd") : (g & 1 ? "gather" : "gather_odd"),
-	       5 * SP_VALUES * 7, wse_cycles() - t0);
+	report(name, 5 * SP_VALUES * 7, wse_cycles() - t0);
 	if (fl & WSE_VFLAG_SPARSE)
 		wse_puts("gather: share refused\n");
 }
@@ -243,10 +243,10 @@ int main(void)
 				bench_bww(ao, yo, so);
 			}
 			bench_sparse(ao, yo);
-			bench_gather(ao, yo, 0, 0, 9);
-			bench_gather(ao, yo, 0, 1, 9);
-			bench_gather(ao, yo, 0, 0, 8);
-			bench_gather(ao, yo, 0, 1, 8);
+			bench_gather(ao, yo, 0, 0, 9, "gather");
+			bench_gather(ao, yo, 0, 1, 9, "gatheridx");
+			bench_gather(ao, yo, 0, 0, 8, "gather_odd");
+			bench_gather(ao, yo, 0, 1, 8, "gatheridx_odd");
 			for (uint32_t go = 0; go < NB; go++) {
 				bench_vv(ao, yo, go);
 				bench_vvs(ao, yo, go);
