@@ -86,10 +86,10 @@ $(HIF_DIR)/tb_fifo_d%/tb: tests/host_if/tb_fifo_async.sv $(HIF_RTL) $(RTL_PRIM_R
 # Then the protocol constants of hif_pkg.sv against wse_wire.h.
 HIF_RUNS := "3500 5500 90 60" "5500 3500 60 90" "3500 5500 100 100" \
 	    "650 4450 30 100" "4450 650 100 20"
-$(HIF_DIR)/tx/tb_tx_frame: tests/host_if/tb_tx_frame.cpp $(HIF_PKG) $(HIF_TX) $(HIF_HLA) $(RTL_PRIM_HDRS) | deps
+$(HIF_DIR)/tx/tb_tx_frame: tests/host_if/tb_tx_frame.cpp $(HIF_PKG) $(RTL_HIF_CRC_SRCS) $(HIF_TX) $(HIF_HLA) $(RTL_PRIM_HDRS) | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) $(RTL_PRIM_INC) --top-module hif_tx_frame \
-		-Mdir $(dir $@) -o tb_tx_frame $(HIF_PKG) $(HIF_TX) $(HIF_TOP)/$< $(abspath $(HIF_HLA)) \
+		-Mdir $(dir $@) -o tb_tx_frame $(HIF_PKG) $(RTL_HIF_CRC_SRCS) $(HIF_TX) $(HIF_TOP)/$< $(abspath $(HIF_HLA)) \
 		-CFLAGS "-std=c++14 -O1 -I$(HIF_TOP)/include" \
 		-LDFLAGS "-lfdt -lpthread" > $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
 
@@ -127,7 +127,7 @@ lint-host-if: | deps
 	  verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt -GDepth=$$d \
 	    --top-module prim_fifo_async $(HIF_RTL); done
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_rx_frame $(HIF_PKG) $(HIF_RX)
-	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_tx_frame $(HIF_PKG) $(HIF_TX)
+	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_tx_frame $(HIF_PKG) $(RTL_HIF_CRC_SRCS) $(HIF_TX)
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_tx_arb $(HIF_PKG) $(HIF_EVT)
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt --top-module hif_evt $(HIF_PKG) $(HIF_EVT)
 	@# The executor's leaves; the executor itself is linted in its top (lint-top).

@@ -29,10 +29,10 @@ synth-uart: | deps
 	@echo "synth-uart: hif_uart: $$(grep -E 'Number of cells' $(UART_DIR)/synth/hif_uart.stat | tail -1 | tr -s ' ')"
 
 $(UART_TB): tests/host_if/tb_uart.cpp tests/host_if/tb_uart.sv $(UART_RTL) rtl/host_if/hif_pkg.sv \
-		rtl/host_if/hif_rx_frame.sv rtl/prim/prim_assert.svh $(WIRE_A) | deps
+		$(RTL_HIF_RX_SRCS) rtl/prim/prim_assert.svh $(WIRE_A) | deps
 	@mkdir -p $(dir $@)
 	verilator --cc --exe --build --assert -Wno-fatal -j $(JOBS) $(RTL_INC) --top-module tb_uart \
-		-Mdir $(dir $@) -o tb_uart rtl/host_if/hif_pkg.sv rtl/host_if/hif_rx_frame.sv $(UART_RTL) \
+		-Mdir $(dir $@) -o tb_uart rtl/host_if/hif_pkg.sv $(RTL_HIF_RX_SRCS) $(UART_RTL) \
 		tests/host_if/tb_uart.sv $(TOP)/tests/host_if/tb_uart.cpp $(abspath $(WIRE_A)) \
 		-CFLAGS "-std=c++14 -O2 -I$(TOP)/include" \
 		-LDFLAGS "$(WIRE_LIBS) -lpthread" > $(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }

@@ -4,6 +4,11 @@
 // requests downstream and, for every intact header, ends the frame with
 // one verdict event. The payload CRC is only known at the end: downstream
 // buffers a request's payload and uses it only on a WSE_EVT_OK verdict.
+// The header's magic and CRC (20 bytes through CRC-32C, an XOR tree over
+// 160 bits) are checked one cycle after the window fills, from a register:
+// combinational into the window's shift, that tree was the link clock's
+// critical path on the ECP5 (docs/fpga.md). It costs a cycle per header and
+// per resynchronized word.
 `include "prim_assert.svh"
 
 module hif_rx_frame #(
@@ -36,7 +41,6 @@ module hif_rx_frame #(
   output logic        resync_o
 );
   localparam int unsigned NwW = 14;  // payload words: up to 65536/8
-  localparam logic [31:0] Poly = 32'h82F6_3B78;
 
   // Verdicts.
   localparam logic [2:0] EvtOk         = 3'd0;  // request, all checks passed
@@ -57,20 +61,6 @@ module hif_rx_frame #(
   } mode_e;
 
   typedef enum logic [1:0] {StHdr, StBody, StTrailer, StEvent} state_e;
-
-  // CRC-32C update of the first nbytes bytes of a word (reflected).
-  function automatic logic [31:0] crc_word(logic [31:0] crc, logic [63:0] w,
-                                           int unsigned nbytes);
-    logic [31:0] c;
-    c = crc;
-    for (int unsigned i = 0; i < 8; i++) begin
-      if (i < nbytes) begin
-        c = c ^ {24'h0, w[8*i +: 8]};
-        for (int k = 0; k < 8; k++) c = (c >> 1) ^ (Poly & {32{c[0]}});
-      end
-    end
-    crc_word = c;
-  endfunction
 
   function automatic logic opcode_known(logic [7:0] op);
     unique case (op)
@@ -97,6 +87,8 @@ module hif_rx_frame #(
   mode_e       mode_q, mode_d;
   logic [191:0] win_q, win_d;  // header window: word k at [64k +: 64], 0 oldest
   logic [1:0]  cnt_q, cnt_d;
+  logic        chk_q, chk_d;          // hdr_ok_q holds the window's check
+  logic        hdr_ok_q, hdr_ok_d;    // magic and header CRC of the window
   logic [31:0] crc_q, crc_d;          // running state (not yet inverted)
   logic [NwW:0] left_q, left_d;       // payload words still to come
   logic        pad_bad_q, pad_bad_d;  // non-zero padding seen
@@ -110,7 +102,25 @@ module hif_rx_frame #(
   logic [31:0] h_magic, h_tag, h_length, h_hcrc;
   logic [7:0]  h_major, h_minor, h_opcode, h_flags;
   logic [15:0] h_status, h_rsvd;
-  logic [31:0] h_crc;
+  logic [31:0] h_crc, h_crc_run, body_crc;
+
+  // The header's CRC: 20 bytes from the seed; a payload word's update.
+  hif_crc32c #(
+    .Bytes(20)
+  ) u_hdr_crc (
+    .crc_i (32'hFFFF_FFFF),
+    .data_i(win_q[159:0]),
+    .crc_o (h_crc_run)
+  );
+
+  hif_crc32c #(
+    .Bytes(8)
+  ) u_body_crc (
+    .crc_i (crc_q),
+    .data_i(link_data_i),
+    .crc_o (body_crc)
+  );
+  assign h_crc = ~h_crc_run;
   logic        h_req, h_evt, h_resp;
   logic [NwW:0] h_words;
 
@@ -130,11 +140,11 @@ module hif_rx_frame #(
     h_rsvd   = w1[63:48];
     h_length = w2[31:0];
     h_hcrc   = w2[63:32];
-    h_crc    = ~crc_word(crc_word(crc_word(32'hFFFF_FFFF, w0, 8), w1, 8), w2, 4);
     h_resp   = h_flags == 8'h01;
     h_evt    = h_flags == 8'h02;
     h_req    = h_flags == 8'h00;
     h_words  = (NwW + 1)'((h_length + 32'd7) >> 3);
+    hdr_ok_d = h_magic == hif_pkg::ProtoMagic && h_hcrc == h_crc;
   end
 
   // Bytes of payload in the last payload word (1..8).
@@ -146,6 +156,7 @@ module hif_rx_frame #(
     mode_d        = mode_q;
     win_d         = win_q;
     cnt_d         = cnt_q;
+    chk_d         = 1'b0;
     crc_d         = crc_q;
     left_d        = left_q;
     pad_bad_d     = pad_bad_q;
@@ -167,7 +178,10 @@ module hif_rx_frame #(
             win_d[64*cnt_q +: 64] = link_data_i;
             cnt_d        = cnt_q + 2'd1;
           end
-        end else if (h_magic != hif_pkg::ProtoMagic || h_hcrc != h_crc) begin
+        end else if (!chk_q) begin
+          // The window is full and unchanged: hdr_ok_q checks it next cycle.
+          chk_d = 1'b1;
+        end else if (!hdr_ok_q) begin
           // Not a header: drop one word, look again.
           win_d[127:0] = win_q[191:64];
           cnt_d    = 2'd2;
@@ -209,7 +223,7 @@ module hif_rx_frame #(
         pl_last_o    = left_q == (NwW + 1)'(1);
         link_ready_o = (mode_q != ModeRequest) || pl_ready_i;
         if (link_valid_i && link_ready_o) begin
-          crc_d  = crc_word(crc_q, link_data_i, 8);
+          crc_d  = body_crc;
           left_d = left_q - (NwW + 1)'(1);
           if (left_q == (NwW + 1)'(1)) begin
             for (int unsigned i = 0; i < 8; i++)
@@ -259,6 +273,7 @@ module hif_rx_frame #(
       state_q       <= StHdr;
       mode_q        <= ModeRequest;
       cnt_q         <= '0;
+      chk_q         <= 1'b0;
       crc_q         <= '1;
       left_q        <= '0;
       pad_bad_q     <= 1'b0;
@@ -274,6 +289,7 @@ module hif_rx_frame #(
       state_q       <= state_d;
       mode_q        <= mode_d;
       cnt_q         <= cnt_d;
+      chk_q         <= chk_d;
       crc_q         <= crc_d;
       left_q        <= left_d;
       pad_bad_q     <= pad_bad_d;
@@ -292,7 +308,8 @@ module hif_rx_frame #(
 
   // The window holds data only; it needs no reset.
   always_ff @(posedge clk_i) begin
-    win_q <= win_d;
+    win_q    <= win_d;
+    hdr_ok_q <= hdr_ok_d;
   end
 
   assign pl_data_o    = link_data_i;
@@ -311,6 +328,8 @@ module hif_rx_frame #(
   // Payload words only for requests within the length limit.
   `ASSERT(PlOnlyForRequests, !pl_valid_o || (state_q == StBody && mode_q == ModeRequest))
   `ASSERT(LengthWithinLimit, state_q != StBody || length_q <= MaxPayload)
+  // The registered check is only used for a full window it was taken from.
+  `ASSERT(CheckedFullWindow, !chk_q || (state_q == StHdr && cnt_q == 2'd3))
   `ASSERT(WordsLeftInRange, left_q <= (NwW + 1)'((MaxPayload + 7) / 8))
   // An event waits until it is taken.
   `ASSERT_NEXT(EvtHeld, evt_valid_o && !evt_ready_i, evt_valid_o && $stable(evt_code_o))

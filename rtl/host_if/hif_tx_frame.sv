@@ -30,22 +30,8 @@ module hif_tx_frame #(
   output logic        link_last_o   // trailer word: end of packet
 );
   localparam int unsigned NwW = 14;
-  localparam logic [31:0] Poly = 32'h82F6_3B78;
 
   typedef enum logic [2:0] {StIdle, StHdr0, StHdr1, StHdr2, StBody, StTrailer} state_e;
-
-  function automatic logic [31:0] crc_word(logic [31:0] crc, logic [63:0] w,
-                                           int unsigned nbytes);
-    logic [31:0] c;
-    c = crc;
-    for (int unsigned i = 0; i < 8; i++) begin
-      if (i < nbytes) begin
-        c = c ^ {24'h0, w[8*i +: 8]};
-        for (int k = 0; k < 8; k++) c = (c >> 1) ^ (Poly & {32{c[0]}});
-      end
-    end
-    crc_word = c;
-  endfunction
 
   state_e       state_q, state_d;
   logic [63:0]  hdr0_q, hdr1_q, hdr0_d, hdr1_d;
@@ -53,7 +39,25 @@ module hif_tx_frame #(
   logic [31:0]  crc_q, crc_d;
   logic [NwW:0] left_q, left_d;
   logic [63:0]  masked;
-  logic [31:0]  hcrc;
+  logic [31:0]  hcrc, hcrc_run, body_crc;
+
+  // The header's CRC: 20 bytes from the seed; a payload word's update.
+  hif_crc32c #(
+    .Bytes(20)
+  ) u_hdr_crc (
+    .crc_i (32'hFFFF_FFFF),
+    .data_i({length_q, hdr1_q, hdr0_q}),
+    .crc_o (hcrc_run)
+  );
+
+  hif_crc32c #(
+    .Bytes(8)
+  ) u_body_crc (
+    .crc_i (crc_q),
+    .data_i(masked),
+    .crc_o (body_crc)
+  );
+  assign hcrc = ~hcrc_run;
 
   // Bytes of payload in the last payload word (1..8), and the word with
   // the bytes past the length cleared.
@@ -67,8 +71,6 @@ module hif_tx_frame #(
     end
   end
 
-  assign hcrc = ~crc_word(crc_word(crc_word(32'hFFFF_FFFF, hdr0_q, 8), hdr1_q, 8),
-                          {32'h0, length_q}, 4);
 
   always_comb begin
     state_d      = state_q;
@@ -116,7 +118,7 @@ module hif_tx_frame #(
         link_data_o  = masked;
         pl_ready_o   = link_ready_i;
         if (pl_valid_i && link_ready_i) begin
-          crc_d  = crc_word(crc_q, masked, 8);
+          crc_d  = body_crc;
           left_d = left_q - (NwW + 1)'(1);
           if (left_q == (NwW + 1)'(1)) state_d = StTrailer;
         end
