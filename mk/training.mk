@@ -252,7 +252,7 @@ bench-swarm: $(TR_BENCH_SWARM) $(FAST_SERVER) $(FAST_BOARD_DTBS)
 		$(TR_BENCH_SWARM) $(BENCH_SWARM_STEPS)
 ifeq ($(WSE_MPI),1)
 	WSEMU_FAST=$(abspath $(FAST_SERVER)) TR_FM_DIR=$(TR_FM) TMPDIR=$${TMPDIR:-/tmp} \
-		timeout 600 $(TR_MPIRUN) -np 3 $(TR_BENCH_SWARM) --mpi $(BENCH_SWARM_STEPS)
+		timeout -k 10 600 $(TR_MPIRUN) -np 3 $(TR_BENCH_SWARM) --mpi $(BENCH_SWARM_STEPS)
 $(TR_BENCH_SWARM): tests/bench/bench_swarm.c $(TR_MPI_O) $(TR_INT) $(TR_MPI_FLAG)
 	@mkdir -p $(dir $@)
 	$(MPICC) $(TR_TCFLAGS) -DBENCH_MPI -o $@ $< $(TR_MPI_O) $(TR_INT) $(TR_LIBS)

@@ -28,8 +28,11 @@ trap 'rm -rf "$TMPDIR"' EXIT
 if [ "$(id -u)" -eq 0 ]; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
-# every run is bounded: a hang fails the test instead of stalling it
-mpi() { timeout 120 mpirun --oversubscribe -np "$@"; }
+# every run is bounded: a hang fails the test instead of stalling it. The
+# KILL 10 s after the TERM is for mpirun itself: Open MPI 4.1's mpirun can
+# stay blocked in a futex after a job whose rank failed has ended (all its
+# ranks exited and unreaped), and then does not act on the TERM.
+mpi() { timeout -k 10 120 mpirun --oversubscribe -np "$@"; }
 
 # params OPT K: 196-16-10 with K micro-batches of 8
 params() {
