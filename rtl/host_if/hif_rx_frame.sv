@@ -306,7 +306,8 @@ module hif_rx_frame #(
     end
   end
 
-  // The window holds data only; it needs no reset.
+  // The window holds data only, and hdr_ok_q is only read while chk_q (reset)
+  // says it was taken from the window: neither needs a reset.
   always_ff @(posedge clk_i) begin
     win_q    <= win_d;
     hdr_ok_q <= hdr_ok_d;
