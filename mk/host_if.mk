@@ -57,7 +57,8 @@ synth-host-if: | deps
 	@# on an FPGA, become flip-flops in a generic synth too). -defer:
 	@# elaborated once, with these parameters.
 	@yosys -q -l $(HIF_DIR)/synth/hif_exec.log -p "read_verilog -defer -sv -DSYNTHESIS $(RTL_PRIM_INC) \
-	  $(HIF_EXEC_PKGS) $(RTL_FLASH_PKGS) $(HIF_EVT) $(RTL_FLASH_SRCS) $(RTL_HIF_EXEC_SRCS); \
+	  $(HIF_EXEC_PKGS) $(RTL_FLASH_PKGS) $(HIF_EVT) $(RTL_FLASH_SRCS) $(RTL_HIF_CRC_SRCS) \
+	  $(RTL_HIF_EXEC_SRCS); \
 	  chparam -set NumCols 2 -set NumRows 2 -set OutDepth 32 -set MaxPayload 256 hif_exec; \
 	  hierarchy -top hif_exec; synth -top hif_exec; check -assert; \
 	  tee -q -o $(HIF_DIR)/synth/hif_exec.stat stat"

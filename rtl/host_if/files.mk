@@ -3,8 +3,9 @@
 # (RTL_PRIM_CDC_SRCS); the block RAM of the slots and outlets is listed with
 # the event sender, the first block that uses it.
 RTL_HIF_PKGS      := rtl/host_if/hif_pkg.sv
-# hif_crc32c, the one-cycle CRC of both framing halves, is listed with the
-# receiver; whoever builds the transmitter alone takes RTL_HIF_CRC_SRCS too.
+# hif_crc32c, the one-cycle CRC of both framing halves and of FLASH_VERIFY
+# (hif_flash), is listed with the receiver; whoever builds the transmitter
+# or the executor without it takes RTL_HIF_CRC_SRCS too.
 RTL_HIF_CRC_SRCS  := rtl/host_if/hif_crc32c.sv
 RTL_HIF_RX_SRCS   := $(RTL_HIF_CRC_SRCS) rtl/host_if/hif_rx_frame.sv
 RTL_HIF_TX_SRCS   := rtl/host_if/hif_tx_frame.sv

@@ -108,14 +108,17 @@ module hif_flash #(
     .sck_o(sck_o), .cs_no(cs_no), .mosi_o(mosi_o), .miso_i(miso_i)
   );
 
-  // Reflected CRC-32C (Castagnoli) of one more byte; the register starts
-  // at all ones and is inverted at the end, as wse_crc32c_update does.
-  function automatic logic [31:0] crc_byte(logic [31:0] c, logic [7:0] b);
-    logic [31:0] x;
-    x = c ^ {24'h0, b};
-    for (int i = 0; i < 8; i++) x = x[0] ? ((x >> 1) ^ 32'h82F6_3B78) : (x >> 1);
-    crc_byte = x;
-  endfunction
+  // FLASH_VERIFY's reflected CRC-32C (Castagnoli) of one more byte; the
+  // register starts at all ones and is inverted at the end, as
+  // wse_crc32c_update does.
+  logic [31:0] crc_next;
+  hif_crc32c #(
+    .Bytes(1)
+  ) u_crc (
+    .crc_i (crc_q),
+    .data_i(c_rd_data),
+    .crc_o (crc_next)
+  );
 
   function automatic logic [15:0] map_st(logic [2:0] s);
     unique case (s)
@@ -339,7 +342,7 @@ module hif_flash #(
           PVerify: begin
             c_rd_ready = 1'b1;
             if (c_rd_valid) begin
-              crc_d = crc_byte(crc_q, c_rd_data);
+              crc_d = crc_next;
               off_d = off_q + 32'd1;
               len_d = len_q - 32'd1;
             end

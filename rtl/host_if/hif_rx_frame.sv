@@ -103,24 +103,6 @@ module hif_rx_frame #(
   logic [7:0]  h_major, h_minor, h_opcode, h_flags;
   logic [15:0] h_status, h_rsvd;
   logic [31:0] h_crc, h_crc_run, body_crc;
-
-  // The header's CRC: 20 bytes from the seed; a payload word's update.
-  hif_crc32c #(
-    .Bytes(20)
-  ) u_hdr_crc (
-    .crc_i (32'hFFFF_FFFF),
-    .data_i(win_q[159:0]),
-    .crc_o (h_crc_run)
-  );
-
-  hif_crc32c #(
-    .Bytes(8)
-  ) u_body_crc (
-    .crc_i (crc_q),
-    .data_i(link_data_i),
-    .crc_o (body_crc)
-  );
-  assign h_crc = ~h_crc_run;
   logic        h_req, h_evt, h_resp;
   logic [NwW:0] h_words;
 
@@ -146,6 +128,24 @@ module hif_rx_frame #(
     h_words  = (NwW + 1)'((h_length + 32'd7) >> 3);
     hdr_ok_d = h_magic == hif_pkg::ProtoMagic && h_hcrc == h_crc;
   end
+
+  // The header's CRC: 20 bytes from the seed; a payload word's update.
+  hif_crc32c #(
+    .Bytes(20)
+  ) u_hdr_crc (
+    .crc_i (32'hFFFF_FFFF),
+    .data_i(win_q[159:0]),
+    .crc_o (h_crc_run)
+  );
+
+  hif_crc32c #(
+    .Bytes(8)
+  ) u_body_crc (
+    .crc_i (crc_q),
+    .data_i(link_data_i),
+    .crc_o (body_crc)
+  );
+  assign h_crc = ~h_crc_run;
 
   // Bytes of payload in the last payload word (1..8).
   logic [3:0] last_bytes;

@@ -71,7 +71,6 @@ module hif_tx_frame #(
     end
   end
 
-
   always_comb begin
     state_d      = state_q;
     hdr0_d       = hdr0_q;
