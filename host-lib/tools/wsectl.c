@@ -3,10 +3,11 @@
  * wsectl - command-line control of a wsemu device through libwsehost
  * (docs/wsectl.md).
  *
- *   wsectl [-d URI] [trace FILE.fst] COMMAND [+ COMMAND]...
+ *   wsectl [-d URI] [-t MS] [trace FILE.fst] COMMAND [+ COMMAND]...
  *   COMMAND: info
  *            run ELF [--tiles all|X,Y[:X,Y...]] [--timeout MS]
  *            perf [--svg FILE]
+ *            mem X,Y ADDR [WORDS]
  *            selftest
  *            flash IMAGE | flash --read-back FILE
  *
@@ -14,6 +15,7 @@
  * 3 device error.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -759,18 +761,61 @@ static int cmd_perf(wse_device *d, const char *svg)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: wsectl [-d URI] [trace FILE.fst] COMMAND [+ COMMAND]...\n"
+		"usage: wsectl [-d URI] [-t MS] [trace FILE.fst] COMMAND [+ COMMAND]...\n"
 		"  COMMAND: info | run ELF [--tiles all|X,Y[:X,Y...]] [--timeout MS]\n"
-		"           | perf [--svg FILE] | selftest\n"
+		"           | perf [--svg FILE] | selftest | mem X,Y ADDR [WORDS]\n"
 		"           | flash IMAGE | flash --read-back FILE\n"
-		"  URI default sim:board=sim-4x4 (or $WSE_DEVICE)\n");
+		"  URI default sim:board=sim-4x4 (or $WSE_DEVICE)\n"
+		"  MS  how long each request may take, default 60000\n");
 	exit(2);
 }
 
 struct command {
 	const char *name, *elf, *tiles, *svg, *image, *read_back;
 	int timeout_ms;
+	unsigned x, y, words;  /* mem */
+	uint32_t addr;
 };
+
+/* ---- mem ---------------------------------------------------------------- */
+
+#define MEM_MAX_WORDS 4096u
+
+/* mem X,Y ADDR WORDS: the words of one tile's memory (IMEM or DMEM, through
+ * the management port), one per line as "ADDR: WORD" in hex. */
+static int cmd_mem(wse_device *d, const struct command *c)
+{
+	if (c->x >= info.columns || c->y >= info.rows) {
+		fprintf(stderr, "wsectl: mem: no tile %u,%u (mesh %ux%u)\n", c->x, c->y, info.columns,
+			info.rows);
+		return 2;
+	}
+	static uint32_t buf[MEM_MAX_WORDS];
+	int r = wse_mem_read(d, c->x, c->y, c->addr, buf, (size_t)c->words * 4);
+	if (r == WSE_ERROR_RANGE || r == WSE_ERROR_ALIGN) {
+		fprintf(stderr, "wsectl: mem: 0x%08x, %u words: %s\n", c->addr, c->words, wse_strerror(r));
+		return 2;
+	}
+	if (r)
+		return die("mem", r);
+	for (unsigned i = 0; i < c->words; i++)
+		printf("%08x: %08x\n", c->addr + 4 * i, buf[i]);
+	fflush(stdout);
+	return 0;
+}
+
+/* The number in s (C syntax: 0x for hex) in [lo, hi], else exit 2 naming what. */
+static unsigned long parse_num(const char *s, unsigned long lo, unsigned long hi, const char *what)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 0);
+	if (!*s || *end || errno || s[0] == '-' || v < lo || v > hi) {
+		fprintf(stderr, "wsectl: mem: %s '%s' is not a number from %lu to %lu\n", what, s, lo, hi);
+		exit(2);
+	}
+	return v;
+}
 
 /* Parse one command from argv[i..n); returns the index after it. */
 static int parse_command(char **argv, int i, int n, struct command *c)
@@ -800,6 +845,16 @@ static int parse_command(char **argv, int i, int n, struct command *c)
 			else
 				usage();
 		}
+	} else if (!strcmp(c->name, "mem")) {
+		if (i + 2 != n && i + 3 != n)
+			usage();
+		if (sscanf(argv[i], "%u,%u", &c->x, &c->y) != 2) {
+			fprintf(stderr, "wsectl: mem: bad tile '%s' (X,Y)\n", argv[i]);
+			exit(2);
+		}
+		c->addr = (uint32_t)parse_num(argv[i + 1], 0, 0xffffffffUL, "address");
+		c->words = i + 3 == n ? (unsigned)parse_num(argv[i + 2], 1, MEM_MAX_WORDS, "word count") : 1;
+		i = n;
 	} else if (!strcmp(c->name, "flash")) {
 		if (i + 2 == n && !strcmp(argv[i], "--read-back"))
 			c->read_back = argv[i + 1];
@@ -854,8 +909,20 @@ int main(int argc, char **argv)
 	int i = 1;
 	if (getenv("WSE_DEVICE"))
 		uri = getenv("WSE_DEVICE");
-	if (i + 1 < argc && !strcmp(argv[i], "-d")) {
-		uri = argv[i + 1];
+	int req_timeout_ms = 60000;
+	while (i + 1 < argc && (!strcmp(argv[i], "-d") || !strcmp(argv[i], "-t"))) {
+		if (argv[i][1] == 'd') {
+			uri = argv[i + 1];
+		} else {
+			char *end;
+			long ms = strtol(argv[i + 1], &end, 10);
+			if (*end || ms <= 0 || ms > 24L * 3600 * 1000) {
+				fprintf(stderr, "wsectl: -t %s: not a time-out in milliseconds (1 to 86400000)\n",
+					argv[i + 1]);
+				return 2;
+			}
+			req_timeout_ms = (int)ms;
+		}
 		i += 2;
 	}
 	const char *trace = NULL;
@@ -885,7 +952,8 @@ int main(int argc, char **argv)
 	if (trace && (r = setup_trace(trace)))
 		return r;
 	wse_device *d;
-	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = 60000, .open_timeout_ms = 60000};
+	struct wse_open_opts o = {.size = sizeof(o), .timeout_ms = req_timeout_ms,
+				   .open_timeout_ms = 60000};
 	r = wse_open(&d, uri, &o);
 	if (r)
 		return die(uri, r);
@@ -907,6 +975,8 @@ int main(int argc, char **argv)
 			cr = cmd_perf(d, c->svg);
 		else if (!strcmp(c->name, "flash"))
 			cr = cmd_flash(d, c->image, c->read_back);
+		else if (!strcmp(c->name, "mem"))
+			cr = cmd_mem(d, c);
 		else
 			cr = cmd_selftest(d);
 		if (cr > rc)

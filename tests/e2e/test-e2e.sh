@@ -74,6 +74,36 @@ rc=0
 WSEMU_SIM_OPTS="--fault link:0,0,N" "$dir/wsectl" -d sim:board=sim-2x2 info > "$out/badfault.txt" 2>&1 || rc=$?
 [ "$rc" = 3 ] && grep -q "has no north link" "$out/badfault.txt" || fail "$out/badfault.txt" "bad --fault (status $rc)"
 
+# A request time-out (-t) that is not a positive number of milliseconds is
+# a usage error, before any device is opened; a valid one is taken.
+for t in 0 -5 10x; do
+  rc=0
+  "$dir/wsectl" -d sim:board=sim-2x2 -t "$t" info > "$out/badt.txt" 2>&1 || rc=$?
+  [ "$rc" = 2 ] && grep -q "not a time-out" "$out/badt.txt" || fail "$out/badt.txt" "wsectl -t $t (status $rc)"
+done
+"$dir/wsectl" -t 120000 -d sim:board=sim-2x2 info > "$out/t.txt" 2>&1 && grep -q "mesh: *2 x 2" "$out/t.txt" || \
+  fail "$out/t.txt" "wsectl -t 120000"
+
+# wsectl mem: a tile's words after a run in the same session (tiles.elf's
+# first word in IMEM is its entry's instruction, as the ELF has it); bad
+# tiles, addresses and counts are refused with status 2 and a message, an
+# address outside the tile's memories by the device with status 3.
+"$dir/wsectl" -d sim:board=sim-2x2 run "$elf" + mem 1,1 0x80000000 2 > "$out/mem.txt" 2>&1 || \
+  fail "$out/mem.txt" "wsectl mem"
+first=$(od -An -tx4 -j "$(readelf -lW "$elf" | awk '$1 == "LOAD" && $3 == "0x80000000" { print $2; exit }')" \
+  -N4 "$elf" | tr -d ' ')
+grep -q "^80000000: $first\$" "$out/mem.txt" && [ "$(grep -c '^8000000[04]: ' "$out/mem.txt")" = 2 ] || \
+  fail "$out/mem.txt" "wsectl mem: not the ELF's first word ($first)"
+for a in "2,0 0x80000000:no tile 2,0" "0,0 0x80000002 1:not aligned" "0,0 0x80000000 0:word count '0'" \
+    "0,0 0x80000000 4097:word count '4097'" "0,0 zz:address 'zz'" "x 0x80000000:bad tile 'x'"; do
+  rc=0
+  "$dir/wsectl" -d sim:board=sim-2x2 mem ${a%%:*} > "$out/badmem.txt" 2>&1 || rc=$?
+  [ "$rc" = 2 ] && grep -q "${a#*:}" "$out/badmem.txt" || fail "$out/badmem.txt" "wsectl mem ${a%%:*} (status $rc)"
+done
+rc=0
+"$dir/wsectl" -d sim:board=sim-2x2 mem 0,0 0x90000000 > "$out/badmem.txt" 2>&1 || rc=$?
+[ "$rc" = 3 ] && grep -q "refused" "$out/badmem.txt" || fail "$out/badmem.txt" "wsectl mem outside (status $rc)"
+
 # wsectl trace: an FST waveform of the session (a complete FST starts with
 # its header block, type 0).
 rm -f "$out/trace.fst"
