@@ -848,7 +848,9 @@ static int parse_command(char **argv, int i, int n, struct command *c)
 	} else if (!strcmp(c->name, "mem")) {
 		if (i + 2 != n && i + 3 != n)
 			usage();
-		if (sscanf(argv[i], "%u,%u", &c->x, &c->y) != 2) {
+		int used = 0;
+		if (sscanf(argv[i], "%u,%u%n", &c->x, &c->y, &used) != 2 || argv[i][used] ||
+		    argv[i][0] == '-') {
 			fprintf(stderr, "wsectl: mem: bad tile '%s' (X,Y)\n", argv[i]);
 			exit(2);
 		}

@@ -95,7 +95,8 @@ first=$(od -An -tx4 -j "$(readelf -lW "$elf" | awk '$1 == "LOAD" && $3 == "0x800
 grep -q "^80000000: $first\$" "$out/mem.txt" && [ "$(grep -c '^8000000[04]: ' "$out/mem.txt")" = 2 ] || \
   fail "$out/mem.txt" "wsectl mem: not the ELF's first word ($first)"
 for a in "2,0 0x80000000:no tile 2,0" "0,0 0x80000002 1:not aligned" "0,0 0x80000000 0:word count '0'" \
-    "0,0 0x80000000 4097:word count '4097'" "0,0 zz:address 'zz'" "x 0x80000000:bad tile 'x'"; do
+    "0,0 0x80000000 4097:word count '4097'" "0,0 zz:address 'zz'" "x 0x80000000:bad tile 'x'" \
+    "0,0,1 0x80000000:bad tile '0,0,1'"; do
   rc=0
   "$dir/wsectl" -d sim:board=sim-2x2 mem ${a%%:*} > "$out/badmem.txt" 2>&1 || rc=$?
   [ "$rc" = 2 ] && grep -q "${a#*:}" "$out/badmem.txt" || fail "$out/badmem.txt" "wsectl mem ${a%%:*} (status $rc)"
