@@ -13,6 +13,9 @@
 #   make bench-bitstream            the ULX3S bitstream's BENCH figures
 #   make test-full-bitstream        make bitstream for every FPGA board, its
 #                                   .bit, .svf and timing report checked
+#   make test-full-board-gl         the board top's synth_ecp5 netlist
+#                                   simulated: programs on every tile through
+#                                   the UART, signatures equal QEMU's
 
 DEB_PKGS += openfpgaloader
 # Boards with an FPGA top: the top module of each.
