@@ -186,11 +186,10 @@ BS_PROGS = $(CORE_BUILD)/elf/tiles.elf $(CORE_BUILD)/elf/isa-mem.elf $(CORE_BUIL
 test-board-sim test-full-board-sim: $(foreach b,$(FPGA_BOARDS),$(call BS_SIM,$(b)) $(call BS_ENV,$(b))) \
 		$(DS_DIR)/wsectl $(DS_DIR)/flash_ops $(BS_PROGS)
 	@set -e; for b in $(FPGA_BOARDS); do \
-	  tests/fpga/test-board-sim.sh $$b $(call BS_ENV,$$b) $(call BS_SIM,$$b) $(DS_DIR)/wsectl $(DS_DIR)/flash_ops \
-	    $(BUILD)/tests/board-sim/$$b \
-	    $(if $(filter test-full-%,$@),full); \
 	  tests/fpga/test-board-run.sh rtl $$b $(call BS_ENV,$$b) $(call BS_SIM,$$b) $(DS_DIR)/wsectl \
-	    $(BUILD)/tests/board-run/$$b $(BS_PROGS); done
+	    $(BUILD)/tests/board-run/$$b $(BS_PROGS); \
+	  $(if $(filter test-full-%,$@),tests/fpga/test-board-sim.sh $$b $(call BS_ENV,$$b) $(call BS_SIM,$$b) \
+	    $(DS_DIR)/wsectl $(DS_DIR)/flash_ops $(BUILD)/tests/board-sim/$$b;) done
 TEST_STAGES += test-board-sim
 TEST_FULL_STAGES += test-full-board-sim
 
