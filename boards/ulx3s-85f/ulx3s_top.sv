@@ -81,7 +81,7 @@ module ulx3s_top (
 
   // ---- the device ----
   logic [NumTiles-1:0] halted, unused_retire, unused_exit;
-  logic [31:0]         con_drops, unused_con_cdc_drops;
+  logic [31:0]         con_drops;
   logic                busy;
   logic                flash_sck;
   // The PCIe device side's outputs, 0 (wse_top is built without it).
@@ -138,7 +138,6 @@ module ulx3s_top (
     .retire_o        (unused_retire),
     .exit_valid_o    (unused_exit),
     .con_drops_o     (con_drops),
-    .con_cdc_drops_o (unused_con_cdc_drops),
     .busy_o          (busy)
   );
 

@@ -18,8 +18,12 @@ module hif_evt #(
   // Most wavelets in one STREAM_OUT event: a response waits for at most
   // one event, so this bounds how long it can be held up.
   parameter int unsigned MaxEvent   = 64,
+  // Console characters buffered per tile: a power of two. The tiles hold
+  // as many credits (hif_putc_cdc), so the buffer never overflows.
+  parameter int unsigned ConDepth   = 32,
   parameter int unsigned NumTiles   = NumCols * NumRows,
-  parameter int unsigned NumPorts   = 2 * NumRows
+  parameter int unsigned NumPorts   = 2 * NumRows,
+  parameter int unsigned TW         = (NumTiles > 1) ? $clog2(NumTiles) : 1
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -31,6 +35,12 @@ module hif_evt #(
   input  logic [NumTiles-1:0]       putc_valid_i,
   input  logic [NumTiles*8-1:0]     putc_char_i,
   output logic [31:0]               con_drops_o,
+  // A CONSOLE event has gone out: its characters' credits go back to the
+  // tile (hif_putc_cdc). A console event starts only while con_ret_ready_i.
+  output logic                      con_ret_valid_o,
+  input  logic                      con_ret_ready_i,
+  output logic [TW-1:0]             con_ret_tile_o,
+  output logic [3:0]                con_ret_n_o,
   // Host credits (STREAM_CREDIT): add to one port, saturating; or withdraw
   // all (RESET).
   input  logic                         cred_add_i,
@@ -50,11 +60,9 @@ module hif_evt #(
   output logic        sent_wavelet_o
 );
   localparam int unsigned PW       = $clog2(NumPorts);
-  localparam int unsigned TW       = (NumTiles > 1) ? $clog2(NumTiles) : 1;
   localparam int unsigned OW       = $clog2(OutDepth);
   localparam int unsigned CredW    = $clog2(VcDepth + 1);
   localparam int unsigned Held     = NumVc * VcDepth;  // credits the router starts with
-  localparam int unsigned ConDepth = 32;  // console bytes buffered per tile
   localparam int unsigned CPW      = $clog2(ConDepth);
 
   // EGather: a CONSOLE event's characters are read from the tile's
@@ -138,18 +146,24 @@ module hif_evt #(
     if (32'(out_n) > MaxEvent) out_n = (OW+1)'(MaxEvent);
   end
 
+  // The tiles take turns too, from the one after the last served: a tile
+  // whose buffer is full waits (its credits), so one that always has
+  // output must not keep the others waiting.
   logic [CPW:0]  cfill [NumTiles];
   logic          con_any;
   logic [TW-1:0] con_sel;
   logic [3:0]    con_n;
   always_comb begin
+    int unsigned q;
     con_any = 1'b0;
     con_sel = '0;
-    for (int t = NumTiles - 1; t >= 0; t--) begin
-      cfill[t] = cwp_q[t] - crp_q[t];
-      if (cfill[t] != '0) begin
+    for (int t = 0; t < NumTiles; t++) cfill[t] = cwp_q[t] - crp_q[t];
+    for (int unsigned k = 1; k <= NumTiles; k++) begin
+      q = 32'(tile_q) + k;
+      if (q >= NumTiles) q = q - NumTiles;
+      if (!con_any && cfill[q] != '0) begin
         con_any = 1'b1;
-        con_sel = TW'(t);
+        con_sel = TW'(q);
       end
     end
     con_n = (32'(cfill[con_sel]) > 8) ? 4'd8 : 4'(cfill[con_sel]);
@@ -194,6 +208,9 @@ module hif_evt #(
   assign pending_o    = (st_q != EIdle) || out_any || con_any;
   assign out_credit_o = ocr_q;
   assign con_drops_o  = drops_q;
+  assign con_ret_valid_o = con_done;
+  assign con_ret_tile_o  = tile_q;
+  assign con_ret_n_o     = 4'(n_q);
 
   // ---------------------------------------------------------------------
   // Next state.
@@ -218,8 +235,10 @@ module hif_evt #(
 
     unique case (st_q)
       EIdle: begin
-        // Stream-out first, but a console event gets every other turn.
-        if (con_any && (turn_q || !out_any)) start_con = 1'b1;
+        // Stream-out first, but a console event gets every other turn. It
+        // starts only if its credits can go back when it ends (nothing
+        // else returns credits meanwhile).
+        if (con_any && con_ret_ready_i && (turn_q || !out_any)) start_con = 1'b1;
         else if (out_any) start_out = 1'b1;
         if (start_out) begin
           st_d   = ECmd;
@@ -413,6 +432,9 @@ module hif_evt #(
   `ASSERT_KNOWN(TxValidKnown, tx_valid_o)
   `ASSERT(CmdHeld, cmd_valid_o && !cmd_ready_i |=> cmd_valid_o)
   `ASSERT(TxHeld, tx_valid_o && !tx_ready_i |=> tx_valid_o && $stable(tx_data_o))
+  `ASSERT(ConReturnTaken, con_ret_valid_o |-> con_ret_ready_i)
+  // With the tiles' credits the console buffers never overflow.
+  `ASSERT(ConNoDrop, $stable(drops_q))
   for (genvar p = 0; p < NumPorts; p++) begin : g_port_asrt
     logic [OW:0]  fill_p;
     logic [31:0]  held_p;

@@ -20,6 +20,7 @@ module hif_exec #(
   parameter int unsigned MaxPayload = 4096,  // bytes, a multiple of 8
   parameter int unsigned OutDepth   = 256,   // stream-out buffer per port (wavelets)
   parameter int unsigned NumLanes   = 4,     // chunks of a STREAM_IN injected at once
+  parameter int unsigned ConDepth   = 32,    // console characters buffered per tile
   // Cycles a management access may wait (for the port, then for the
   // response) before its request is answered TIMEOUT.
   parameter int unsigned MgmtTimeout = 65536,
@@ -28,7 +29,8 @@ module hif_exec #(
   parameter logic [64*DtbWords-1:0] DtbRom = '0,
   parameter logic [255:0] BuildId   = '0,
   parameter int unsigned NumTiles   = NumCols * NumRows,
-  parameter int unsigned NumPorts   = 2 * NumRows
+  parameter int unsigned NumPorts   = 2 * NumRows,
+  parameter int unsigned TW         = (NumTiles > 1) ? $clog2(NumTiles) : 1
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -79,8 +81,14 @@ module hif_exec #(
   // Tiles' putchar output, tile t = y * NumCols + x.
   input  logic [NumTiles-1:0]       putc_valid_i,
   input  logic [NumTiles*8-1:0]     putc_char_i,
-  // Console characters dropped (a tile's buffer was full).
+  // Console characters dropped (a tile's buffer was full: the tiles'
+  // credits rule it out while mesh and link are reset together).
   output logic [31:0]               con_drops_o,
+  // A CONSOLE event went out: the tile's credits go back (hif_putc_cdc).
+  output logic                      con_ret_valid_o,
+  input  logic                      con_ret_ready_i,
+  output logic [TW-1:0]             con_ret_tile_o,
+  output logic [3:0]                con_ret_n_o,
   // Work in progress: a request received, queued or executing, a packet
   // being sent, or an event waiting to be sent (for the simulator's clock).
   output logic                      busy_o,
@@ -249,11 +257,14 @@ module hif_exec #(
 
   hif_evt #(
     .NumCols(NumCols), .NumRows(NumRows), .NumVc(NumVc), .VcW(VcW), .VcDepth(VcDepth),
-    .ColorVcMap(ColorVcMap), .OutDepth(OutDepth), .NumTiles(NumTiles), .NumPorts(NumPorts)
+    .ColorVcMap(ColorVcMap), .OutDepth(OutDepth), .ConDepth(ConDepth), .NumTiles(NumTiles),
+    .NumPorts(NumPorts), .TW(TW)
   ) u_evt (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .out_valid_i(out_valid_i), .out_data_i(out_data_i), .out_credit_o(out_credit_o),
     .putc_valid_i(putc_valid_i), .putc_char_i(putc_char_i), .con_drops_o(con_drops_o),
+    .con_ret_valid_o(con_ret_valid_o), .con_ret_ready_i(con_ret_ready_i),
+    .con_ret_tile_o(con_ret_tile_o), .con_ret_n_o(con_ret_n_o),
     .cred_add_i(cred_add_q), .cred_port_i(cred_port_q), .cred_n_i(cred_n_q),
     .cred_clear_i(cred_clear_q),
     .cmd_valid_o(e_cmd_valid), .cmd_ready_i(e_cmd_ready), .cmd_opcode_o(e_cmd_opcode),

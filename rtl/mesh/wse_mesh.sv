@@ -53,6 +53,7 @@ module wse_mesh #(
   // Console and program end of every tile (simulation visibility).
   output logic [NumTiles-1:0]                      putc_valid_o,
   output logic [NumTiles*8-1:0]                    putc_char_o,
+  input  logic [NumTiles-1:0]                      putc_ready_i,  // per tile: a character is taken
   output logic [NumTiles-1:0]                      exit_valid_o,
   output logic [NumTiles*32-1:0]                   exit_value_o,
   output logic [NumTiles-1:0]                      halted_o,
@@ -176,6 +177,7 @@ module wse_mesh #(
         .mgmt_chain_o      (chain[(K+1)*PW +: PW]),
         .putc_valid_o      (putc_valid_o[T]),
         .putc_char_o       (putc_char_o[T*8 +: 8]),
+        .putc_ready_i      (putc_ready_i[T]),
         .exit_valid_o      (exit_valid_o[T]),
         .exit_value_o      (exit_value_o[T*32 +: 32]),
         .halted_o          (halted_o[T]),

@@ -41,6 +41,7 @@ module wse_pe #(
   output logic [31:0]                 exit_value_o,
   output logic                        putc_valid_o,
   output logic [7:0]                  putc_char_o,
+  input  logic                        putc_ready_i,  // the console takes a character
   output logic                        done_o,
   output logic [31:0]                 exit_code_o,
 
@@ -232,7 +233,10 @@ module wse_pe #(
   logic [19:0]         dm_be;
   logic [159:0]        dm_wdata, dm_rdata;
 
-  assign dm_req   = {vdm_req[2], data_req, mem_req_i && mem_in_dmem, vdm_req[1:0]};
+  // A core store that would print waits off the arbiter while the console
+  // is full (u_hostio).
+  logic putc_hold;
+  assign dm_req   = {vdm_req[2], data_req && !putc_hold, mem_req_i && mem_in_dmem, vdm_req[1:0]};
   assign dm_we    = {1'b1, data_we, mem_we_i, 2'b00};
   assign dm_addr  = {vdm_addr[3*DmemAW-1:2*DmemAW], data_addr[DmemAW+1:2],
                      mem_addr_i[DmemAW+1:2], vdm_addr[2*DmemAW-1:0]};
@@ -274,9 +278,12 @@ module wse_pe #(
   wse_pe_hostio u_hostio (
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
+    .req_i        (data_req && data_we),
     .store_i      (data_req && data_gnt && data_we),
     .addr_i       (data_addr),
     .wdata_i      (data_wdata),
+    .putc_ready_i (putc_ready_i),
+    .hold_o       (putc_hold),
     .exit_valid_o (exit_valid_o),
     .exit_value_o (exit_value_o),
     .putc_valid_o (putc_valid_o),

@@ -5,12 +5,21 @@
 //    value ends the program: 1 = pass, (code << 1) | 1 = failure code.
 //    Device 1 command 1 is the HTIF console: the low byte is printed.
 //  - putchar word: any store prints its low byte.
+// A store that would print waits while the console cannot take a character
+// (putc_ready_i low): hold_o keeps it from the DMEM arbiter, so the core
+// stalls on it as on any store that is not granted, and no character is
+// lost (docs/host-if.md, "Console").
+`include "prim_assert.svh"
+
 module wse_pe_hostio (
   input  logic        clk_i,
   input  logic        rst_ni,
+  input  logic        req_i,           // a core store is asked for this cycle
   input  logic        store_i,         // a granted core store this cycle
   input  logic [31:0] addr_i,
   input  logic [31:0] wdata_i,
+  input  logic        putc_ready_i,    // the console takes a character this cycle
+  output logic        hold_o,          // keep the asked store from DMEM
   output logic        exit_valid_o,    // pulse: the program ended
   output logic [31:0] exit_value_o,    // tohost low word (1 = pass)
   output logic        putc_valid_o,    // pulse: a character
@@ -30,6 +39,13 @@ module wse_pe_hostio (
   logic [7:0] dev, cmd;
   assign dev = wdata_i[31:24];
   assign cmd = wdata_i[23:16];
+
+  // Would the asked store print? Only the address and data decide, not the
+  // grant, so the hold does not depend on the arbiter it feeds.
+  logic prints;
+  assign prints = req_i && (addr_i == wse_pe_pkg::PutcharAddr ||
+                            (addr_i == wse_pe_pkg::TohostAddr + 32'd4 && dev == 8'd1 && cmd == 8'd1));
+  assign hold_o = prints && !putc_ready_i;
 
   always_comb begin
     lo_d         = wr_lo ? wdata_i : lo_q;
@@ -67,4 +83,7 @@ module wse_pe_hostio (
 
   assign done_o      = done_q;
   assign exit_code_o = code_q;
+
+  // A character leaves only when the console can take it.
+  `ASSERT(PutcOnlyWhenReady, putc_valid_o |-> putc_ready_i)
 endmodule

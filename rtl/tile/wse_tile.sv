@@ -30,9 +30,11 @@ module wse_tile #(
   input  logic [wse_mgmt_pkg::PktW-1:0]      mgmt_chain_i,
   output logic [wse_mgmt_pkg::PktW-1:0]      mgmt_chain_o,
 
-  // Console and end of program (simulation and debug visibility)
+  // Console and end of program (simulation and debug visibility). A store
+  // that prints waits while putc_ready_i is low.
   output logic                               putc_valid_o,
   output logic [7:0]                         putc_char_o,
+  input  logic                               putc_ready_i,
   output logic                               exit_valid_o,
   output logic [31:0]                        exit_value_o,
   output logic                               halted_o,
@@ -163,6 +165,7 @@ module wse_tile #(
     .exit_value_o (exit_value_o),
     .putc_valid_o (putc_valid_o),
     .putc_char_o  (putc_char_o),
+    .putc_ready_i (putc_ready_i),
     .done_o       (done),
     .exit_code_o  (exit_code),
     .retire_o     (retire_o),

@@ -71,7 +71,6 @@ module wse_top #(
   output logic [NumTiles-1:0] retire_o,
   output logic [NumTiles-1:0] exit_valid_o,  // a tile wrote tohost
   output logic [31:0] con_drops_o,      // console characters dropped (link clock)
-  output logic [31:0] con_cdc_drops_o,  // putchar vectors dropped crossing over (mesh clock)
   output logic        busy_o  // the host interface has work (mesh clock)
 );
   localparam int unsigned NP = 2 * NumRows;
@@ -80,6 +79,9 @@ module wse_top #(
   // Per edge port: FIFO entries each way, and the executor's credits per VC.
   localparam int unsigned EdgeFifoDepth = 32;
   localparam int unsigned EdgeCredits   = EdgeFifoDepth / NV;
+  // Console characters buffered per tile, and each tile's credits for them.
+  localparam int unsigned ConDepth      = 32;
+  localparam int unsigned TW            = (NumTiles > 1) ? $clog2(NumTiles) : 1;
 
   logic rst_link_n, rst_n;
   prim_rst_sync u_rst_link (.clk_i(clk_link_i), .rst_ni(rst_link_ni), .rst_no(rst_link_n));
@@ -125,7 +127,10 @@ module wse_top #(
   logic [7:0]  m_x, m_y;
   logic [31:0] m_addr, m_wdata, m_rsp_rdata;
 
-  logic [NumTiles-1:0]    putc_valid, x_putc_valid;
+  logic [NumTiles-1:0]    putc_valid, x_putc_valid, putc_ready;
+  logic                   con_ret_valid, con_ret_ready;
+  logic [TW-1:0]          con_ret_tile;
+  logic [3:0]             con_ret_n;
   logic [NumTiles*8-1:0]  putc_char, x_putc_char;
   logic [NumTiles*32-1:0] exit_value;
   logic                   exec_busy;
@@ -133,7 +138,7 @@ module wse_top #(
   hif_exec #(
     .NumCols(NumCols), .NumRows(NumRows), .NumVc(NV), .VcW(wse_cfg_pkg::VcW),
     .VcDepth(EdgeCredits), .ColorVcMap(wse_cfg_pkg::ColorVcMap),
-    .MaxPayload(MaxPayload), .DtbBytes(wse_dtb_pkg::DtbBytes),
+    .MaxPayload(MaxPayload), .ConDepth(ConDepth), .DtbBytes(wse_dtb_pkg::DtbBytes),
     .DtbWords(wse_dtb_pkg::DtbWords), .DtbRom(wse_dtb_pkg::DtbRom),
     .BuildId(wse_dtb_pkg::BuildId)
   ) u_exec (
@@ -155,6 +160,8 @@ module wse_top #(
     .out_valid_i(x_out_valid), .out_data_i(x_out_data), .out_credit_o(x_out_credit),
     .putc_valid_i(x_putc_valid), .putc_char_i(x_putc_char),
     .con_drops_o(con_drops_o), .busy_o(exec_busy),
+    .con_ret_valid_o(con_ret_valid), .con_ret_ready_i(con_ret_ready),
+    .con_ret_tile_o(con_ret_tile), .con_ret_n_o(con_ret_n),
     .flash_sck_o(flash_sck_o), .flash_cs_no(flash_cs_no), .flash_mosi_o(flash_mosi_o),
     .flash_miso_i(flash_miso_i)
   );
@@ -207,12 +214,14 @@ module wse_top #(
   );
 
   logic putc_busy;
-  hif_putc_cdc #(.NumTiles(NumTiles)) u_putc_cdc (
+  hif_putc_cdc #(.NumTiles(NumTiles), .ConDepth(ConDepth), .TW(TW)) u_putc_cdc (
     .clk_i(clk_i), .rst_ni(rst_n),
-    .putc_valid_i(putc_valid), .putc_char_i(putc_char),
-    .drops_o(con_cdc_drops_o), .busy_o(putc_busy),
+    .putc_valid_i(putc_valid), .putc_char_i(putc_char), .putc_ready_o(putc_ready),
+    .busy_o(putc_busy),
     .clk_link_i(clk_link_i), .rst_link_ni(rst_link_n),
-    .putc_valid_o(x_putc_valid), .putc_char_o(x_putc_char)
+    .putc_valid_o(x_putc_valid), .putc_char_o(x_putc_char),
+    .ret_valid_i(con_ret_valid), .ret_ready_o(con_ret_ready),
+    .ret_tile_i(con_ret_tile), .ret_n_i(con_ret_n)
   );
 
   // Busy, on the mesh clock: the executor's (synchronized) or anything
@@ -314,7 +323,7 @@ module wse_top #(
     .mgmt_req_bcast_i(m_bcast), .mgmt_req_x_i(m_x), .mgmt_req_y_i(m_y),
     .mgmt_req_addr_i(m_addr), .mgmt_req_wdata_i(m_wdata),
     .mgmt_rsp_valid_o(m_rsp_valid), .mgmt_rsp_rdata_o(m_rsp_rdata), .mgmt_rsp_err_o(m_rsp_err),
-    .putc_valid_o(putc_valid), .putc_char_o(putc_char),
+    .putc_valid_o(putc_valid), .putc_char_o(putc_char), .putc_ready_i(putc_ready),
     .exit_valid_o(exit_valid_o), .exit_value_o(exit_value),
     .halted_o(halted_o), .retire_o(retire_o)
   );

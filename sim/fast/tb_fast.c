@@ -31,6 +31,22 @@ static void tb_putc(void *ctx, uint8_t c)
 	putchar(c);
 }
 
+/* --putc-stall SEED: the console has room in a quarter of the tries, at
+ * random, so that printing stores wait (as tb_pe's option does). */
+static uint32_t tb_stall_seed;
+static uint64_t tb_stall_waits;
+
+static bool tb_putc_room(void *ctx)
+{
+	(void)ctx;
+	tb_stall_seed ^= tb_stall_seed << 13;
+	tb_stall_seed ^= tb_stall_seed >> 17;
+	tb_stall_seed ^= tb_stall_seed << 5;
+	bool room = (tb_stall_seed & 3) == 0;
+	tb_stall_waits += !room;
+	return room;
+}
+
 static double tb_cpu_seconds(void)
 {
 	struct timespec ts;
@@ -134,6 +150,8 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--quantum") && i + 1 < argc)
 			quantum = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(a, "--putc-stall") && i + 1 < argc)
+			tb_stall_seed = (uint32_t)strtoul(argv[++i], NULL, 0) | 1u;
 		else if (!strcmp(a, "--stats"))
 			stats = 1;
 		else if (!strcmp(a, "--trace"))
@@ -148,7 +166,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!elf_path) {
-		fprintf(stderr, "usage: tb_fast PROG.elf [--max-cycles N] [--sig FILE] [--x X] [--y Y] [--stats]\n");
+		fprintf(stderr, "usage: tb_fast PROG.elf [--max-cycles N] [--sig FILE] [--x X] [--y Y] [--putc-stall SEED] [--stats]\n");
 		return 3;
 	}
 	struct wsf_elf elf;
@@ -167,6 +185,8 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	wse_fast_tile_set_console(t, tb_putc, NULL);
+	if (tb_stall_seed)
+		wse_fast_tile_set_console_room(t, tb_putc_room);
 	if (tb_load(t, &elf) != 0)
 		return 3;
 
@@ -192,9 +212,10 @@ int main(int argc, char **argv)
 
 	if (stats)
 		fprintf(stderr, "tb_fast: run %" PRIu64 " cycles, %" PRIu64 " instructions, CPI %.4f, "
-			"%" PRIu64 " executed in %.3f s CPU, %.1f MIPS\n", run.cycles, run.retired,
+			"%" PRIu64 " executed in %.3f s CPU, %.1f MIPS, %" PRIu64 " console waits\n",
+			run.cycles, run.retired,
 			run.retired ? (double)run.cycles / (double)run.retired : 0.0, run.steps, cpu,
-			cpu > 0 ? (double)run.steps / cpu / 1e6 : 0.0);
+			cpu > 0 ? (double)run.steps / cpu / 1e6 : 0.0, tb_stall_waits);
 
 	if (stop == WSE_FAST_STOP_UNMODELLED) {
 		uint32_t pc = 0, in = 0;

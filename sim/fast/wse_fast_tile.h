@@ -53,6 +53,12 @@ struct wse_fast_tile_cfg {
  * word), in program order. */
 typedef void (*wse_fast_putc_fn)(void *ctx, uint8_t c);
 
+/* Asked before a store that would print: true if the console sink takes a
+ * character now. While it returns false the store waits, as the RTL's does
+ * on a full console buffer (wse_pe_hostio): it is tried again a cycle
+ * later, not retired, and neither memory nor the console sees it. */
+typedef bool (*wse_fast_putc_room_fn)(void *ctx);
+
 /* Why wse_fast_tile_run() returned (non-negative return values). */
 enum wse_fast_stop {
 	WSE_FAST_STOP_BUDGET = 0, /* the cycle or instruction budget is spent */
@@ -64,7 +70,7 @@ enum wse_fast_stop {
 
 /* What one wse_fast_tile_run() did. */
 struct wse_fast_run {
-	uint64_t steps;   /* instructions executed, those that trapped included */
+	uint64_t steps;   /* instructions executed, those that trapped or waited included */
 	uint64_t retired; /* instructions retired (trapping ones excluded) */
 	uint64_t cycles;  /* cycles by the cost model */
 };
@@ -89,6 +95,11 @@ void wse_fast_tile_destroy(struct wse_fast_tile *t);
 /* Set the console sink (NULL: characters are dropped, the default).
  * Errors: WSE_ERROR_INVALID_PARAM (t NULL). */
 int wse_fast_tile_set_console(struct wse_fast_tile *t, wse_fast_putc_fn fn, void *ctx);
+
+/* Set the console sink's room check, called with the sink's ctx (NULL:
+ * always room, the default).
+ * Errors: WSE_ERROR_INVALID_PARAM (t NULL). */
+int wse_fast_tile_set_console_room(struct wse_fast_tile *t, wse_fast_putc_room_fn fn);
 
 /* Core reset (TILE_CTRL.CORE_RESET): registers, F registers, CSRs,
  * counters and the tohost watcher to their reset values, pc 0x8000_0000;

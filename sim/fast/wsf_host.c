@@ -71,7 +71,6 @@ struct wsf_host {
 	unsigned tiles;
 	uint32_t *ctrl;             /* TILE_CTRL per tile: HALT, CORE_RESET */
 	struct wsf_con *con;
-	uint32_t con_drops;
 	struct wse_rx rx;
 	uint64_t resync_seen;
 	struct wsf_req slot[WSF_SLOTS]; /* in arrival order, [0] executes */
@@ -684,12 +683,18 @@ static bool wsf_outlet(void *ctx, enum wse_fast_edge edge, unsigned row, uint64_
 	return true;
 }
 
+/* A tile's console: its printing stores wait while the buffer is full
+ * (wsf_con_room), as the RTL's do, so no character is lost. */
+static bool wsf_con_room(void *ctx)
+{
+	const struct wsf_con *con = ctx;
+	return con->n < WSF_CON_DEPTH;
+}
+
 static void wsf_putc(void *ctx, uint8_t c)
 {
 	struct wsf_con *con = ctx;
-	if (con->n == WSF_CON_DEPTH)
-		wsf_count(&con->h->con_drops, 1);
-	else
+	if (con->n < WSF_CON_DEPTH)
 		con->buf[con->n++] = c;
 }
 
@@ -855,6 +860,7 @@ int wsf_host_create(const struct wse_board *bd, uint32_t quantum, const uint8_t 
 		h->con[i] = (struct wsf_con){.h = h, .x = (uint8_t)(i % bd->columns),
 					     .y = (uint8_t)(i / bd->columns)};
 		wse_fast_tile_set_console(t, wsf_putc, &h->con[i]);
+		wse_fast_tile_set_console_room(t, wsf_con_room);
 		h->ctrl[i] = WSE_TILE_CTRL_HALT;
 	}
 	*out = h;

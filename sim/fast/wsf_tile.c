@@ -85,6 +85,7 @@ struct wse_fast_tile {
 	uint32_t exit_code;
 
 	wse_fast_putc_fn putc_fn;
+	wse_fast_putc_room_fn putc_room_fn;
 	void *putc_ctx;
 };
 
@@ -131,6 +132,14 @@ int wse_fast_tile_set_console(struct wse_fast_tile *t, wse_fast_putc_fn fn, void
 		return WSE_ERROR_INVALID_PARAM;
 	t->putc_fn = fn;
 	t->putc_ctx = ctx;
+	return WSE_SUCCESS;
+}
+
+int wse_fast_tile_set_console_room(struct wse_fast_tile *t, wse_fast_putc_room_fn fn)
+{
+	if (!t)
+		return WSE_ERROR_INVALID_PARAM;
+	t->putc_room_fn = fn;
 	return WSE_SUCCESS;
 }
 
@@ -459,22 +468,42 @@ static inline uint32_t wsf_dmem_word(const struct wse_fast_tile *t, uint32_t off
 	return w;
 }
 
+/* The store data in its byte lanes (a byte or half replicated). */
+static uint32_t wsf_store_lanes(uint32_t size, uint32_t v)
+{
+	if (size == 0)
+		return (v & 0xff) * 0x01010101u;
+	if (size == 1)
+		return (v & 0xffff) * 0x00010001u;
+	return v;
+}
+
+/* Would the store print, with the console sink full? Then it waits, as the
+ * RTL's store does (wse_pe_hostio): tried again a cycle later, not retired. */
+static bool wsf_store_waits(struct wse_fast_tile *t, uint32_t off, uint32_t size, uint32_t v,
+			    struct wsf_step *s)
+{
+	uint32_t waddr = WSE_FAST_DMEM_BASE + (off & ~3u), lanes = wsf_store_lanes(size, v);
+	bool prints = waddr == WSE_FAST_PUTCHAR_ADDR ||
+		      (waddr == WSE_FAST_TOHOST_ADDR + 4 && lanes >> 24 == 1 && (lanes >> 16 & 0xff) == 1);
+	if (!prints || !t->putc_fn || !t->putc_room_fn || t->putc_room_fn(t->putc_ctx))
+		return false;
+	s->retired = false;
+	return true;
+}
+
 /* A store of size 0/1/2 (byte, half, word) at a checked DMEM offset. */
 static bool wsf_store(struct wse_fast_tile *t, uint32_t off, uint32_t size, uint32_t v)
 {
-	uint32_t lanes;
 	if (size == 0) {
 		t->dmem[off] = (uint8_t)v;
-		lanes = (v & 0xff) * 0x01010101u;
 	} else if (size == 1) {
 		uint16_t h = (uint16_t)v;
 		memcpy(t->dmem + off, &h, 2);
-		lanes = (v & 0xffff) * 0x00010001u;
 	} else {
 		memcpy(t->dmem + off, &v, 4);
-		lanes = v;
 	}
-	return wsf_hostio(t, WSE_FAST_DMEM_BASE + (off & ~3u), lanes);
+	return wsf_hostio(t, WSE_FAST_DMEM_BASE + (off & ~3u), wsf_store_lanes(size, v));
 }
 
 /* ---- The F extension (fpu_cop.sv) ---------------------------------------- */
@@ -575,6 +604,8 @@ static void wsf_exec_fp(struct wse_fast_tile *t, uint32_t in, struct wsf_step *s
 			return;
 		}
 		if (st) {
+			if (wsf_store_waits(t, off, 2, t->f[rs2], s))
+				return;
 			s->exit = wsf_store(t, off, 2, t->f[rs2]);
 		} else {
 			t->f[rd] = wsf_dmem_word(t, off);
@@ -804,6 +835,8 @@ static void wsf_exec(struct wse_fast_tile *t, struct wsf_step *s)
 			s->retired = false;
 			return;
 		}
+		if (wsf_store_waits(t, off, f3, b, s))
+			return;
 		s->exit = wsf_store(t, off, f3, b);
 		t->pc += 4;
 		return;

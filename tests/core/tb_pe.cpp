@@ -95,6 +95,9 @@ int main(int argc, char **argv)
 	uint64_t max_cycles = 1000000;
 	unsigned x = 0, y = 0;
 	bool stats = false;
+	// --putc-stall SEED: the console takes a character in a quarter of
+	// the cycles, at random, so that printing stores wait (wse_pe_hostio).
+	uint32_t stall_seed = 0;
 	for (int i = 1; i < argc; i++) {
 		std::string a = argv[i];
 		if (a == "--max-cycles" && i + 1 < argc)
@@ -105,6 +108,8 @@ int main(int argc, char **argv)
 			x = strtoul(argv[++i], nullptr, 0);
 		else if (a == "--y" && i + 1 < argc)
 			y = strtoul(argv[++i], nullptr, 0);
+		else if (a == "--putc-stall" && i + 1 < argc)
+			stall_seed = strtoul(argv[++i], nullptr, 0) | 1u;
 		else if (a == "--stats")
 			stats = true;
 		else if (a == "--trace")
@@ -119,7 +124,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!elf_path) {
-		fprintf(stderr, "usage: tb_pe PROG.elf [--max-cycles N] [--sig FILE] [--x X] [--y Y] [--stats]\n");
+		fprintf(stderr, "usage: tb_pe PROG.elf [--max-cycles N] [--sig FILE] [--x X] [--y Y] [--putc-stall SEED] [--stats]\n");
 		return 3;
 	}
 	Elf32Image elf;
@@ -130,6 +135,7 @@ int main(int argc, char **argv)
 	}
 
 	top = new Vwse_pe;
+	top->putc_ready_i = 1;
 	top->x_i = x;
 	top->y_i = y;
 	top->halt_req_i = 1;
@@ -167,7 +173,15 @@ int main(int argc, char **argv)
 	uint64_t start = cycles;
 	bool done = false;
 	uint32_t exit_value = 0;
+	uint64_t held = 0;
 	while (cycles - start < max_cycles) {
+		if (stall_seed) {
+			stall_seed ^= stall_seed << 13;
+			stall_seed ^= stall_seed >> 17;
+			stall_seed ^= stall_seed << 5;
+			top->putc_ready_i = (stall_seed & 3) == 0;
+			held += !top->putc_ready_i;
+		}
 		top->eval();
 		if (top->retire_o) {
 			retired++;
@@ -193,9 +207,10 @@ int main(int argc, char **argv)
 	}
 
 	if (stats)
-		fprintf(stderr, "tb_pe: load %llu cycles, run %llu cycles, %llu instructions, CPI %.4f\n",
+		fprintf(stderr, "tb_pe: load %llu cycles, run %llu cycles, %llu instructions, CPI %.4f, console not ready %llu cycles\n",
 			(unsigned long long)load_cycles, (unsigned long long)run_cycles,
-			(unsigned long long)retired, retired ? (double)run_cycles / retired : 0.0);
+			(unsigned long long)retired, retired ? (double)run_cycles / retired : 0.0,
+			(unsigned long long)held);
 
 	if (!done) {
 		fprintf(stderr, "tb_pe: TIMEOUT after %llu cycles\n", (unsigned long long)run_cycles);

@@ -245,6 +245,7 @@ int main(int argc, char **argv)
 	}
 
 	top = new Vwse_pe;
+	top->putc_ready_i = 1;
 	top->x_i = x;
 	top->y_i = y;
 	top->halt_req_i = 1;

@@ -132,6 +132,7 @@ module tb_mesh_df #(
       .exit_value_o     (exit_value_o[t*32 +: 32]),
       .putc_valid_o     (putc_valid_o[t]),
       .putc_char_o      (putc_char_o[t*8 +: 8]),
+      .putc_ready_i     (1'b1),
       .done_o           (unused_done),
       .exit_code_o      (unused_code),
       .retire_o         (unused_retire),
