@@ -49,9 +49,15 @@ struct wsf_req {
 	unsigned nlate;
 };
 
+/* An edge port's outlet. The RTL's (hif_evt) holds OutDepth wavelets not
+ * yet sent and sends against the host's credits while the mesh runs; the
+ * server sends only between slices, so here the wavelets that the RTL
+ * would already have sent (up to the credits) wait in the ring beside
+ * OutDepth unsent ones: the ring grows to count < WSF_OUT_DEPTH + credits,
+ * and the edge router is refused only where the RTL's would be. */
 struct wsf_outlet {
-	uint64_t w[WSF_OUT_DEPTH];
-	unsigned head, count;
+	uint64_t *w;        /* ring of cap entries (a power of two), NULL until used */
+	unsigned cap, head, count;
 	uint32_t credits;
 };
 
@@ -677,9 +683,21 @@ static bool wsf_outlet(void *ctx, enum wse_fast_edge edge, unsigned row, uint64_
 	struct wsf_host *h = ctx;
 	struct wsf_outlet *o = &h->out[edge][row];
 	(void)now;
-	if (o->count == WSF_OUT_DEPTH)
+	if ((uint64_t)o->count >= (uint64_t)WSF_OUT_DEPTH + o->credits)
 		return false;
-	o->w[(o->head + o->count++) % WSF_OUT_DEPTH] = w;
+	if (o->count == o->cap) {
+		unsigned cap = o->cap ? 2 * o->cap : WSF_OUT_DEPTH;
+		uint64_t *nw = malloc((size_t)cap * sizeof *nw);
+		if (!nw)
+			return false; /* the router waits, as on a full outlet */
+		for (unsigned i = 0; i < o->count; i++)
+			nw[i] = o->w[(o->head + i) & (o->cap - 1)];
+		free(o->w);
+		o->w = nw;
+		o->cap = cap;
+		o->head = 0;
+	}
+	o->w[(o->head + o->count++) & (o->cap - 1)] = w;
 	return true;
 }
 
@@ -688,7 +706,10 @@ static bool wsf_outlet(void *ctx, enum wse_fast_edge edge, unsigned row, uint64_
 static bool wsf_con_room(void *ctx)
 {
 	const struct wsf_con *con = ctx;
-	return con->n < WSF_CON_DEPTH;
+	if (con->n < WSF_CON_DEPTH)
+		return true;
+	wse_fast_board_yield(con->h->b); /* send it now, not at the slice's end */
+	return false;
 }
 
 static void wsf_putc(void *ctx, uint8_t c)
@@ -718,7 +739,7 @@ static int wsf_events(struct wsf_host *h)
 			wse_put_le32(pl + WSE_CHUNK_OFF_COUNT, n);
 			for (uint32_t i = 0; i < n; i++) {
 				wse_put_le64(pl + WSE_CHUNK_BYTES + 8 * i, o->w[o->head]);
-				o->head = (o->head + 1) % WSF_OUT_DEPTH;
+				o->head = (o->head + 1) & (o->cap - 1);
 			}
 			o->count -= n;
 			o->credits -= n;
@@ -883,6 +904,9 @@ void wsf_host_destroy(struct wsf_host *h)
 	}
 	wse_rx_free(&h->rx);
 	wse_fast_board_destroy(h->b);
+	for (unsigned e = 0; e < 2; e++)
+		for (unsigned r = 0; r < 64; r++)
+			free(h->out[e][r].w);
 	free(h->dtb);
 	free(h->ctrl);
 	free(h->con);
