@@ -126,13 +126,6 @@ int wse_fast_board_advance(struct wse_fast_board *b, uint64_t max_cycles, bool *
  * Errors: WSE_ERROR_INVALID_PARAM (NULL). */
 int wse_fast_board_skip(struct wse_fast_board *b, uint64_t cycles);
 
-/* Called from a hook (an outlet, a console sink): the run or advance in
- * progress ends after the current round, so that its caller can act now,
- * e.g. send a full outlet's wavelets to the host, as the RTL's host
- * interface does while the mesh runs, rather than at the end of its slice.
- * Errors: WSE_ERROR_INVALID_PARAM (NULL). */
-int wse_fast_board_yield(struct wse_fast_board *b);
-
 /* Something outside the board acted: the next advance runs at least
  * three rounds before it may report the board quiet.
  * Errors: WSE_ERROR_INVALID_PARAM (NULL). */

@@ -70,7 +70,6 @@ struct wse_fast_board {
 	void *outlet_ctx;
 	uint64_t now, round_end;
 	uint32_t quiet_rounds; /* rounds in a row in which nothing moved */
-	bool yield;            /* end the run or advance after this round */
 };
 
 static void wsf_count(uint32_t *c, uint64_t n)
@@ -569,8 +568,7 @@ static int wsf_rounds(struct wse_fast_board *b, uint64_t max_cycles, bool until_
 	uint64_t end = b->now + max_cycles;
 	int r = wsf_mark_ended(b);
 	*stop = false;
-	b->yield = false;
-	while (r == 0 && b->now < end && !*stop && !b->yield) {
+	while (r == 0 && b->now < end && !*stop) {
 		int moved;
 		if ((r = wsf_round(b, &moved, &left)) < 0)
 			break;
@@ -610,14 +608,6 @@ int wse_fast_board_skip(struct wse_fast_board *b, uint64_t cycles)
 	if (r == 0)
 		b->now += n;
 	return r;
-}
-
-int wse_fast_board_yield(struct wse_fast_board *b)
-{
-	if (!b)
-		return WSE_ERROR_INVALID_PARAM;
-	b->yield = true;
-	return 0;
 }
 
 int wse_fast_board_wake(struct wse_fast_board *b)

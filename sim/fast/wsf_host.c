@@ -706,10 +706,7 @@ static bool wsf_outlet(void *ctx, enum wse_fast_edge edge, unsigned row, uint64_
 static bool wsf_con_room(void *ctx)
 {
 	const struct wsf_con *con = ctx;
-	if (con->n < WSF_CON_DEPTH)
-		return true;
-	wse_fast_board_yield(con->h->b); /* send it now, not at the slice's end */
-	return false;
+	return con->n < WSF_CON_DEPTH;
 }
 
 static void wsf_putc(void *ctx, uint8_t c)

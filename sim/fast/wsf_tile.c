@@ -401,21 +401,25 @@ static void wsf_putc(struct wse_fast_tile *t, uint32_t c)
 /* The host I/O watcher sees every core store that reaches DMEM: the word
  * address and the store data in its byte lanes (a byte or half replicated).
  * Returns true at the end of the program. */
+/* Does a store of wdata at word address waddr print (the putchar word, or
+ * the HTIF console: tohost's high word, device 1, command 1)? */
+static bool wsf_prints(uint32_t waddr, uint32_t wdata)
+{
+	return waddr == WSE_FAST_PUTCHAR_ADDR ||
+	       (waddr == WSE_FAST_TOHOST_ADDR + 4 && wdata >> 24 == 1 && (wdata >> 16 & 0xff) == 1);
+}
+
 static bool wsf_hostio(struct wse_fast_tile *t, uint32_t waddr, uint32_t wdata)
 {
 	if (waddr == WSE_FAST_TOHOST_ADDR) {
 		t->tohost_lo = wdata;
-	} else if (waddr == WSE_FAST_TOHOST_ADDR + 4) {
-		uint32_t dev = wdata >> 24, cmd = wdata >> 16 & 0xff;
-		if (dev == 0 && cmd == 0 && (t->tohost_lo & 1)) {
-			t->done = true;
-			t->exit_code = t->tohost_lo;
-			return true;
-		}
-		if (dev == 1 && cmd == 1)
-			wsf_putc(t, t->tohost_lo);
-	} else if (waddr == WSE_FAST_PUTCHAR_ADDR) {
-		wsf_putc(t, wdata);
+	} else if (wsf_prints(waddr, wdata)) {
+		wsf_putc(t, waddr == WSE_FAST_PUTCHAR_ADDR ? wdata : t->tohost_lo);
+	} else if (waddr == WSE_FAST_TOHOST_ADDR + 4 && wdata >> 24 == 0 && (wdata >> 16 & 0xff) == 0 &&
+		   (t->tohost_lo & 1)) {
+		t->done = true;
+		t->exit_code = t->tohost_lo;
+		return true;
 	}
 	return false;
 }
@@ -483,10 +487,7 @@ static uint32_t wsf_store_lanes(uint32_t size, uint32_t v)
 static bool wsf_store_waits(struct wse_fast_tile *t, uint32_t off, uint32_t size, uint32_t v,
 			    struct wsf_step *s)
 {
-	uint32_t waddr = WSE_FAST_DMEM_BASE + (off & ~3u), lanes = wsf_store_lanes(size, v);
-	bool prints = waddr == WSE_FAST_PUTCHAR_ADDR ||
-		      (waddr == WSE_FAST_TOHOST_ADDR + 4 && lanes >> 24 == 1 && (lanes >> 16 & 0xff) == 1);
-	if (!prints || !t->putc_fn || !t->putc_room_fn || t->putc_room_fn(t->putc_ctx))
+	if (!wsf_prints(WSE_FAST_DMEM_BASE + (off & ~3u), wsf_store_lanes(size, v)) || !t->putc_fn || !t->putc_room_fn || t->putc_room_fn(t->putc_ctx))
 		return false;
 	s->retired = false;
 	return true;
