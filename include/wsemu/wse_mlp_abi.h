@@ -26,6 +26,11 @@
 #define WSE_MLP_C_RETURN_A 16u /* column chain northward, by distance from row R-1 */
 #define WSE_MLP_C_RETURN_B 17u
 #define WSE_MLP_C_DELTA 18u    /* column multicast from row 0 southward */
+#define WSE_MLP_C_SHARE 19u    /* 19 + c: west edge -> column c alone: index-only shares */
+/* Columns up to which every column gets its own copy of the
+ * backward-weights pass's index-only shares (colors 19 .. 23); on a wider
+ * mesh the one copy goes down color 0 to the whole row. */
+#define WSE_MLP_MAX_SHARE_COLS 5u
 
 /* What a pass does. */
 #define WSE_MLP_MODE_FORWARD 0u /* forward and loss: metrics only */
@@ -136,6 +141,15 @@ static inline wse_u32 wse_mlp_owner_color(wse_u32 k)
 static inline wse_u32 wse_mlp_grad_color(wse_u32 c)
 {
 	return (c & 1u) ? WSE_MLP_C_GRAD_B : WSE_MLP_C_GRAD_A;
+}
+
+/* Color on which column c of C takes the backward-weights pass's
+ * index-only shares (docs/training-dataflow.md section 13): its own copy
+ * on its own color while C <= WSE_MLP_MAX_SHARE_COLS, so a column never
+ * waits for room in another column's queue; else the row's multicast. */
+static inline wse_u32 wse_mlp_share_color(wse_u32 c, wse_u32 C)
+{
+	return C <= WSE_MLP_MAX_SHARE_COLS ? WSE_MLP_C_SHARE + c : WSE_MLP_C_WEIGHTS;
 }
 
 #endif /* WSEMU_WSE_MLP_ABI_H */

@@ -115,7 +115,9 @@ int wse_fast_board_run(struct wse_fast_board *b, uint64_t max_cycles, bool *done
  * whether or not the tiles' programs have ended. Stops early, with *idle
  * set, once the board is quiet: nothing can move before something from
  * outside (a management access, an intake wavelet, an outlet taking a
- * wavelet) acts; call wse_fast_board_wake() after such an act.
+ * wavelet) acts; call wse_fast_board_wake() after such an act. Also
+ * stops early, *idle clear, in the round the edge intakes empty, when
+ * they held wavelets at the start: the caller's stream-in is taken whole.
  * Errors: WSE_ERROR_INVALID_PARAM (NULL), and those of
  * wse_fast_board_run(). */
 int wse_fast_board_advance(struct wse_fast_board *b, uint64_t max_cycles, bool *idle);

@@ -540,6 +540,16 @@ static int wsf_round(struct wse_fast_board *b, int *moved_total, unsigned *left)
 	return 0;
 }
 
+/* Does any edge intake still hold wavelets? */
+static bool wsf_intake_any(const struct wse_fast_board *b)
+{
+	for (unsigned e = 0; e < 2; e++)
+		for (unsigned y = 0; y < b->cfg.rows; y++)
+			if (b->intake[e][y].count)
+				return true;
+	return false;
+}
+
 /* Nothing can move before something outside the board acts: rounds in a
  * row with no progress, no instruction still owing cycles, no intake
  * waiting. (A wavelet or an instruction held up by time alone moves
@@ -553,20 +563,21 @@ static bool wsf_quiet(const struct wse_fast_board *b)
 	for (unsigned i = 0; i < b->cfg.cols * b->cfg.rows; i++)
 		if (b->nodes[i].debt)
 			return false;
-	for (unsigned e = 0; e < 2; e++)
-		for (unsigned y = 0; y < b->cfg.rows; y++)
-			if (b->intake[e][y].count)
-				return false;
-	return true;
+	return !wsf_intake_any(b);
 }
 
 /* Rounds for up to max_cycles: until every core has ended (*stop: all
- * ended) or, with until_quiet, until the board is quiet (*stop: quiet). */
+ * ended) or, with until_quiet, until the board is quiet (*stop: quiet).
+ * An advance also ends early, not quiet, in the round its edge intakes
+ * empty: a stream-in has been taken whole, and the host interface can
+ * answer it and start its next request now, as the RTL's executor does,
+ * not at the end of the caller's slice. */
 static int wsf_rounds(struct wse_fast_board *b, uint64_t max_cycles, bool until_quiet, bool *stop)
 {
 	unsigned left = b->cfg.cols * b->cfg.rows;
 	uint64_t end = b->now + max_cycles;
 	int r = wsf_mark_ended(b);
+	bool fed = until_quiet && wsf_intake_any(b);
 	*stop = false;
 	while (r == 0 && b->now < end && !*stop) {
 		int moved;
@@ -574,6 +585,8 @@ static int wsf_rounds(struct wse_fast_board *b, uint64_t max_cycles, bool until_
 			break;
 		b->quiet_rounds = moved ? 0 : b->quiet_rounds + 1;
 		*stop = until_quiet ? wsf_quiet(b) : left == 0;
+		if (fed && !*stop && !wsf_intake_any(b))
+			break;
 	}
 	return r;
 }

@@ -167,17 +167,22 @@ static void test_board(void)
 	uint32_t rx = 0, tx = 0;
 	CHECK(wse_fast_board_route_read(b, 1, 0, 5, &rx, &tx) == 0 && rx == 0x08 && tx == 0x12);
 	CHECK(wse_fast_board_route_read(b, 2, 0, 5, &rx, &tx) == WSE_ERROR_RANGE);
-	/* an intake wavelet with no route is taken and dropped; advancing a
-	 * board whose programs ended and whose fabric is still goes quiet */
+	/* an intake wavelet with no route is taken and dropped: the advance
+	 * ends, not idle, in the round the intake empties (the stream-in is
+	 * taken whole); advancing again, a board whose programs ended and
+	 * whose fabric is still goes quiet */
 	size_t pend = 9;
 	CHECK(wse_fast_board_intake(b, WSE_FAST_EDGE_EAST, 0, WSE_FAST_WAVELET(0, 9, 1)) == 0);
 	CHECK(wse_fast_board_intake_pending(b, WSE_FAST_EDGE_EAST, 0, &pend) == 0 && pend == 1);
-	bool idle = false;
-	CHECK(wse_fast_board_advance(b, 100000, &idle) == 0 && idle);
+	bool idle = true;
+	uint64_t taken;
+	CHECK(wse_fast_board_advance(b, 100000, &idle) == 0 && !idle);
 	CHECK(wse_fast_board_intake_pending(b, WSE_FAST_EDGE_EAST, 0, &pend) == 0 && pend == 0);
+	CHECK(wse_fast_board_now(b, &taken) == 0 && taken > now && taken < now + 100);
+	CHECK(wse_fast_board_advance(b, 100000, &idle) == 0 && idle);
 	CHECK(wse_fast_board_counters(b, 1, 0, v, false) == 0 && v[3 * 1 + 2] == 1);
 	uint64_t later;
-	CHECK(wse_fast_board_now(b, &later) == 0 && later > now && later < now + 1000);
+	CHECK(wse_fast_board_now(b, &later) == 0 && later > taken && later < now + 1000);
 	CHECK(wse_fast_board_intake(b, WSE_FAST_EDGE_WEST, 0, WSE_FAST_WAVELET(0, 9, 1)) == 0);
 	CHECK(wse_fast_board_intake_drop(b, WSE_FAST_EDGE_WEST, 0) == 0);
 	CHECK(wse_fast_board_intake_pending(b, WSE_FAST_EDGE_WEST, 0, &pend) == 0 && pend == 0);

@@ -523,8 +523,9 @@ static void api_steps_adam(void **state)
  * predictions and every gradient equal the reference's bit for bit (the
  * gradients of masked weights +0); the link bytes by category: the kept
  * weights of the forward and backward-inputs streams, the backward-weights
- * pass's index-only shares in and kept gradients out as sp_stream_bytes()
- * counts them, and, in a forward pass of the same model, index wavelets,
+ * pass's index-only shares in (a copy per column up to
+ * WSE_MLP_MAX_SHARE_COLS columns) and kept gradients out as
+ * sp_stream_bytes() counts them, and, in a forward pass of the same model, index wavelets,
  * weights, biases and empty shares as it counts them (a layer without a
  * mask: no index wavelet, no empty share, every gradient). */
 static void sparse_pass_of(struct train_mesh *m, struct net_buf *nb, unsigned B, float **mk,
@@ -576,7 +577,11 @@ static void sparse_pass_of(struct train_mesh *m, struct net_buf *nb, unsigned B,
 	}
 	assert_int_equal(st.bytes[TM_WEIGHTS], 4 * (kept_f + kept_b));
 	assert_int_equal(st.bytes[TM_BIASES], sum.biases);
-	assert_int_equal(st.bytes[TM_GRAD_INDEX], sum.bww_index + sum.bww_empty);
+	/* one copy of the index-only shares per column on meshes of up to
+	 * WSE_MLP_MAX_SHARE_COLS columns, else one for the row */
+	unsigned copies = nb->net.cols <= WSE_MLP_MAX_SHARE_COLS ? nb->net.cols : 1;
+
+	assert_int_equal(st.bytes[TM_GRAD_INDEX], copies * (sum.bww_index + sum.bww_empty));
 	assert_int_equal(st.bytes[TM_GRADIENTS], sum.grads);
 	/* forward only: the stream is exactly the formula's */
 	memset(&of, 0, sizeof(of));

@@ -112,6 +112,11 @@ struct wse_route_plan *train_mesh_route_plan(unsigned cols, unsigned rows,
 			r = wse_route_set(p, x, y, wse_mlp_grad_color(x), PR, PE);
 			if (!r && x > 0)
 				r = wse_route_set(p, x, y, wse_mlp_grad_color(x - 1), PW, PR);
+			/* column c's own index-only shares: from the west edge
+			 * past columns 0 .. c-1 to PE (c, y) */
+			for (unsigned c = x; !r && cols <= WSE_MLP_MAX_SHARE_COLS && c < cols; c++)
+				r = wse_route_set(p, x, y, wse_mlp_share_color(c, cols), PW,
+						  c == x ? PR : PE);
 		}
 	}
 	for (unsigned x = 0; !r && x < cols && rows > 1; x++) {
@@ -603,7 +608,7 @@ enum tm_wstream { TM_W_FWD, TM_W_BWI, TM_W_BWW };
  * backward weights, the index-only share of the forward one's kept k. */
 static int sparse_share(struct train_mesh *m, unsigned layer, const float *W, const float *mask,
 			const float *bias, unsigned n_in, unsigned n_out, enum tm_wstream kind,
-			unsigned f, unsigned y, float *col, uint64_t *wv, size_t *nw)
+			unsigned f, unsigned y, unsigned color, float *col, uint64_t *wv, size_t *nw)
 {
 	int transposed = kind == TM_W_BWI;
 	struct sp_wavelet sw[share_cap(transposed ? n_out : n_in) + 1];
@@ -616,13 +621,12 @@ static int sparse_share(struct train_mesh *m, unsigned layer, const float *W, co
 		if (n < 0)
 			return n;
 		/* train_mesh_fault_index(): the first gap code of the layer's
-		 * first index-only share of row 0 pushed out of range */
-		if (m->fault_index == layer + 1 && f == 0 && y == 0 && n > 0) {
+		 * first index-only share of row 0 pushed out of range, in every
+		 * column's copy (stream_weights ends the fault) */
+		if (m->fault_index == layer + 1 && f == 0 && y == 0 && n > 0)
 			sw[0].data = (sw[0].data & ~0xffu) | 254u;
-			m->fault_index = 0;
-		}
 		for (int k = 0; k < n; k++)
-			wv[(*nw)++] = wse_wavelet(sw[k].data, WSE_MLP_C_WEIGHTS, sw[k].ctrl);
+			wv[(*nw)++] = wse_wavelet(sw[k].data, color, sw[k].ctrl);
 		m->st.bytes[TM_GRAD_INDEX] += 4 * (uint64_t)n;
 		return 0;
 	}
@@ -668,7 +672,13 @@ static int sparse_share(struct train_mesh *m, unsigned layer, const float *W, co
  * owner row f mod R alone gets W[k][f] for every k = 0 .. n_out-1. With a
  * mask, each row's part is its sparse share instead (sparse_share);
  * backward weights (a masked layer only): every row r its index-only
- * share of each output f. Each row's wavelets of f go out in pieces of
+ * share of each output f, on C <= WSE_MLP_MAX_SHARE_COLS columns one copy
+ * per column on its own color, pre-skewed as the columns run: step s
+ * holds column c's share of output s - c, columns in descending order.
+ * Column c-1 can end output o only while column c takes o's partials, so
+ * column c starts o just before column c-1 starts o+1; the copies share
+ * VC2 on the way, and column c's share of o must not stand behind column
+ * c-1's of o+1. Each row's wavelets of f (of a step) go out in pieces of
  * TM_PIECE, rows taking turns. */
 static int stream_weights(struct train_mesh *m, struct tm_streams *q, unsigned layer,
 			  const float *W, const float *bias, const float *mask, unsigned n_in,
@@ -677,12 +687,14 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, unsigned l
 	int transposed = kind == TM_W_BWI;
 	unsigned R = m->R, nf = transposed ? n_in : n_out, nk = transposed ? n_out : n_in;
 	unsigned kstep = transposed ? 1 : R; /* a row's share: every k, or every R-th */
+	unsigned copies = kind == TM_W_BWW && m->C <= WSE_MLP_MAX_SHARE_COLS ? m->C : 1;
+	unsigned steps = nf + copies - 1;
 	/* a row holds at most nk weights and a bias, or a share of them */
 	size_t per_row = mask ? share_cap(nk + 1) : (size_t)nk + 1;
-	size_t total = mask ? (size_t)nf * R * per_row : (size_t)nf * nk + (bias ? nf : 0);
-	size_t per_f = (size_t)R * ((per_row + TM_PIECE - 1) / TM_PIECE);
+	size_t total = mask ? (size_t)nf * R * per_row * copies : (size_t)nf * nk + (bias ? nf : 0);
+	size_t per_f = (size_t)R * ((per_row * copies + TM_PIECE - 1) / TM_PIECE);
 	uint64_t *wv = malloc(total * sizeof(uint64_t));
-	struct wse_stream_chunk *ch = malloc((size_t)nf * per_f * sizeof(*ch));
+	struct wse_stream_chunk *ch = malloc((size_t)steps * per_f * sizeof(*ch));
 	size_t *start = malloc(((size_t)R + 1) * sizeof(*start));
 	float *col = mask && transposed ? malloc(2 * (size_t)n_out * sizeof(float)) : NULL;
 	size_t nw = 0, nc = 0;
@@ -695,16 +707,22 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, unsigned l
 		free(col);
 		return WSE_ERROR_NO_MEM;
 	}
-	for (unsigned f = 0; f < nf && !r; f++) {
+	for (unsigned s = 0; s < steps && !r; s++) {
 		size_t base = nw, left = 0;
+		unsigned f = s;
 
 		for (unsigned y = 0; y < R && !r; y++) {
 			start[y] = nw;
 			if (transposed && f % R != y)
 				continue;
 			if (mask) {
-				r = sparse_share(m, layer, W, mask, bias, n_in, n_out, kind, f, y,
-						 col, wv, &nw);
+				for (unsigned c = copies; c-- > 0 && !r;)
+					if (s >= c && s - c < nf)
+						r = sparse_share(m, layer, W, mask, bias, n_in, n_out,
+								 kind, s - c, y,
+								 copies > 1 ? wse_mlp_share_color(c, m->C)
+									    : WSE_MLP_C_WEIGHTS,
+								 col, wv, &nw);
 				continue;
 			}
 			for (unsigned k = transposed ? 0 : y; k < nk; k += kstep) {
@@ -730,6 +748,8 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, unsigned l
 				left -= n;
 			}
 	}
+	if (kind == TM_W_BWW && m->fault_index == layer + 1)
+		m->fault_index = 0;
 	if (!r)
 		r = tm_stream_in(m, q, ch, nc);
 	if (!mask) {

@@ -372,9 +372,10 @@ static void backward_weights(uint32_t l, uint32_t dz)
 		 * from its first product dz[0] * x[s][0]); the last pass goes
 		 * east, toward the outlet. One pass per slot, no separate
 		 * addition. A masked layer first takes the row's index-only
-		 * share of o (descriptor 6 on color 0 for that operation). */
+		 * share of o (descriptor 6, for that operation, on the column's
+		 * own share color: wse_mlp_share_color). */
 		if (ai && sparse) {
-			wse_dsd_set(6, WSE_DSD_BASE, WSE_MLP_C_WEIGHTS);
+			wse_dsd_set(6, WSE_DSD_BASE, wse_mlp_share_color(c, C));
 			wse_vop(WSE_VOP(WSE_V_SPIDX, 3, 3, 6, 0));
 			wse_dsd_set(6, WSE_DSD_BASE, gout);
 		}
@@ -500,6 +501,7 @@ static int __attribute__((noinline)) pass(void)
 	/* sparse shares end with a control wavelet that the engine reads on
 	 * color 0; the engine's flags (its sparse-stream error) from +0 */
 	wse_bind_ctrl_data(WSE_MLP_C_WEIGHTS);
+	wse_bind_ctrl_data(wse_mlp_share_color(c, C));
 	wse_vflags_clear();
 
 	uint32_t tp = wse_cycles();
