@@ -89,9 +89,10 @@ tm-2x2-sgd:
 	@echo "--- 10 steps with SGD through the API on sim-2x2"
 	$(TM_ENV) $(TM_X2) WSE_TEST_URI=sim:board=sim-2x2 WSE_TEST_MESH=2x2 TM_FILTER='api_steps_sgd' $(TM_TEST)
 tm-fast:
-	@echo "--- the whole suite on the functional model (wsemu-fast): sim-4x4, sim-2x2"
+	@echo "--- the whole suite on the functional model (wsemu-fast): sim-4x4, sim-2x2; sparse streams on the 1x1 ulx3s-85f"
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-4x4,model=fast WSE_TEST_MESH=4x4 $(TM_TEST)
 	$(TM_ENV) WSE_TEST_URI=sim:board=sim-2x2,model=fast WSE_TEST_MESH=2x2 TM_SKIP='full_*' $(TM_TEST)
+	$(TM_ENV) WSE_TEST_URI=sim:board=ulx3s-85f,model=fast WSE_TEST_MESH=1x1 TM_FILTER='sparse_small_*' $(TM_TEST)
 	$(TM_ENV) WSETRAIN=$(abspath $(WSETRAIN)) WORK=$(abspath $(TM_DIR))/wsetrain-fast \
 		WSE_TEST_DEVICE=sim:board=sim-2x2,model=fast tests/train/test_wsetrain_mesh.sh
 tm-wsetrain:

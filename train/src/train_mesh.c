@@ -720,8 +720,9 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, unsigned l
 					if (s >= c && s - c < nf)
 						r = sparse_share(m, layer, W, mask, bias, n_in, n_out,
 								 kind, s - c, y,
-								 copies > 1 ? wse_mlp_share_color(c, m->C)
-									    : WSE_MLP_C_WEIGHTS,
+								 kind == TM_W_BWW
+									 ? wse_mlp_share_color(c, m->C)
+									 : WSE_MLP_C_WEIGHTS,
 								 col, wv, &nw);
 				continue;
 			}
