@@ -22,6 +22,7 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -424,7 +425,7 @@ struct tm_work {
 	float *x, *logits;
 	uint8_t *y;
 	long kill_pass;  /* fault injection: kill_sig at this pass (-1: never) */
-	int kill_sig;    /* SIGKILL, or SIGSTOP (the rank hangs) */
+	int kill_sig;    /* SIGKILL, or 0: the rank hangs (sleeps, answering nothing) */
 	long passes;
 };
 
@@ -523,8 +524,18 @@ static int tm_serve_pass(struct tm_work *w, char *err, size_t errlen)
 	tm_post(&q, 0, w->y, h.B, 0, TM_DATA);
 	if ((rc = tm_wait(&q, 0, ms, "the weights and examples", err, errlen)))
 		return rc;
-	if (w->kill_pass >= 0 && w->passes == w->kill_pass)
-		raise(w->kill_sig); /* fault injection: the rank dies or hangs mid-step */
+	if (w->kill_pass >= 0 && w->passes == w->kill_pass) {
+		/*
+		 * Fault injection: the rank dies or hangs mid-step. The hang
+		 * sleeps rather than SIGSTOPs itself: a stopped rank leaves
+		 * Open MPI 4.1's mpirun blocked after MPI_Abort, while a
+		 * sleeping one takes the TERM it sends like any process.
+		 */
+		if (w->kill_sig)
+			raise(w->kill_sig);
+		for (;;)
+			pause();
+	}
 	w->passes++;
 	memset(&out, 0, sizeof(out));
 	for (unsigned l = 0; h.grads && l < L; l++) {
@@ -607,7 +618,7 @@ int train_mpi_serve(char *err, size_t errlen)
 
 		if (sscanf(k, "%d:%ld:%7s", &kr, &kp, how) >= 2 && kr == me) {
 			w.kill_pass = kp;
-			w.kill_sig = strcmp(how, "stop") ? SIGKILL : SIGSTOP;
+			w.kill_sig = strcmp(how, "stop") ? SIGKILL : 0;
 		}
 	}
 	if ((rc = tm_xfer(0, &w.o, sizeof(w.o), 0, TM_OPEN, TM_IDLE_MS, "waiting for rank 0", err,
