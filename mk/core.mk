@@ -250,10 +250,19 @@ bench-core-options: $(foreach r,$(CORE_OPT_RUNGS),$(call CORE_OPT_MODEL,$(r))) $
 	  n=$$(grep -c UNOPTFLAT $(dir $(CORE_TB_MESH_BENCH))build.log || true); \
 	  echo "UNOPTFLAT warnings in the benchmark model's build: $$n"; [ $$n -eq 0 ]
 
-.PHONY: test-core-mesh
-test-core-mesh: $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf
+# make test runs the mesh checks on the 2x2 mesh (4 tiles: its model builds
+# in a quarter of the 4x4's CPU); make test-full on the 4x4 as well.
+CORE_TB_MESH_2X2 := $(CORE_BUILD)/mesh-sim-2x2/tb_mesh
+$(CORE_TB_MESH_2X2): $(call CORE_MESH_DEPS,sim-2x2) | deps
+	$(call CORE_MESH_BUILD,sim-2x2,$(CORE_VFLAGS) $(CORE_MESH_CXX_REGRESSION))
+
+.PHONY: test-core-mesh test-core-mesh-full
+test-core-mesh: $(CORE_TB_MESH_2X2) $(CORE_BUILD)/elf/tiles.elf
+	WSE_TILES=4 tests/core/mesh-check.sh $(CORE_TB_MESH_2X2) $(CORE_BUILD)/elf/tiles.elf $(CORE_BUILD)/run-mesh-2x2
+test-core-mesh-full: $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf
 	tests/core/mesh-check.sh $(CORE_TB_MESH) $(CORE_BUILD)/elf/tiles.elf $(CORE_BUILD)/run-mesh
 TEST_STAGES += test-core-mesh
+TEST_FULL_STAGES += test-core-mesh-full
 # Gate level. make test's netlist is the router's (fv-gate in test-fabric:
 # Yosys's generic netlist of wse_router on the router scoreboard). The
 # 2x2 fabric mesh's netlist with one +verilator+seed (fv-gate-mesh-smoke,

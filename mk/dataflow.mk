@@ -167,10 +167,14 @@ $(DF_MESH_TB): $(DF_MESH_SRCS) $(RTL_PRIM_HDRS) $(CORE_VLT) tests/dataflow/tb_me
 	  $(TOP)/tests/dataflow/tb_mesh_df.cpp -Mdir $(dir $@) -o tb_mesh_df >$(dir $@)/build.log 2>&1 || \
 	  { cat $(dir $@)/build.log; exit 1; }
 
+# The 4x4 mesh's model is the longest build of the dataflow tests: make
+# test-full runs it. make test's multi-tile dataflow runs on the RTL are
+# the training passes of test-train-mesh and test-e2e on sim-2x2, and this
+# same program on wsemu-fast's 4x4 board (test-fast-df).
 .PHONY: test-pe-mesh
 test-pe-mesh: $(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf
 	$(DF_MESH_TB) $(DF_BUILD)/elf/mesh.elf tests/dataflow/mesh-$(CORE_BOARD).routes --max-cycles 400000
-test-pe-dataflow: test-pe-mesh
+test-pe-dataflow-full: test-pe-mesh
 
 # bench-pe's mesh model (see Benchmark above); after DF_MESH_SRCS.
 DF_BENCH_MESH_SRCS := $(call RTL_CFG_PKG,$(DF_BENCH_BOARD)) \
