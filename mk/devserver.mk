@@ -33,12 +33,15 @@ $(DS_DIR)/$(1)/wse_dtb_pkg.sv: $(BUILD)/boards/$(1)/$(1).dtb $(CFGGEN) \
 endef
 $(foreach b,$(DS_BOARDS) sim-8x8,$(eval $(call DS_BOARD_RULES,$(b))))
 
+# wse_top without the PCIe device side on sim-4x4, and with it on sim-2x2
+# (the configuration wsemu-sim builds in make test).
 .PHONY: lint-top
-lint-top: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(DS_DIR)/sim-4x4/wse_dtb_pkg.sv | deps
+lint-top: $(BUILD)/boards/sim-4x4/wse_cfg_pkg.sv $(DS_DIR)/sim-4x4/wse_dtb_pkg.sv \
+	  $(BUILD)/boards/sim-2x2/wse_cfg_pkg.sv $(DS_DIR)/sim-2x2/wse_dtb_pkg.sv | deps
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(call RTL_CFG_PKG,sim-4x4) \
 	  $(call DS_TOP_SRCS,sim-4x4) --top-module wse_top
-	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(call RTL_CFG_PKG,sim-4x4) \
-	  $(call DS_TOP_SRCS,sim-4x4) --top-module wse_top -GPcieEp=1\'b1
+	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(call RTL_CFG_PKG,sim-2x2) \
+	  $(call DS_TOP_SRCS,sim-2x2) --top-module wse_top -GPcieEp=1\'b1
 
 LINT_STAGES += lint-top
 
@@ -117,11 +120,14 @@ $(DS_DIR)/e2e: tests/e2e/e2e.c host-lib/include/wsehost.h $(HL_INT) | deps
 DS_ENV := WSEMU_SIM=$(abspath $(DS_DIR)/bin/wsemu-sim) WSEMU_FAST=$(abspath $(FAST_SERVER))
 DS_ELF := $(BUILD)/core/elf/tiles.elf
 DS_E2E_MUTATIONS ?= 10000
+# make test's count on the RTL model (test-full: DS_E2E_MUTATIONS' 100000 on both)
+DS_E2E_MUTATIONS_RTL ?= 3000
 
 .PHONY: test-e2e test-full-e2e
 test-e2e: $(DS_SIMS_TEST) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/e2e $(DS_DIR)/route_xcheck \
 	  $(DS_ELF)
-	$(DS_ENV) ./tests/e2e/test-e2e.sh $(DS_DIR) $(DS_ELF) $(DS_E2E_MUTATIONS) sim-2x2
+	$(DS_ENV) RTL_MUTATIONS=$(DS_E2E_MUTATIONS_RTL) ./tests/e2e/test-e2e.sh $(DS_DIR) $(DS_ELF) \
+	  $(DS_E2E_MUTATIONS) sim-2x2
 	$(DS_ENV) $(DS_DIR)/route_xcheck sim-2x2 1 2
 
 test-full-e2e: $(DS_SIMS) $(FAST_SERVER) $(FAST_BOARD_DTBS) $(DS_DIR)/wsectl $(DS_DIR)/e2e \
