@@ -18,20 +18,21 @@ FABRIC_LINT = verilator --lint-only -Wall $(FABRIC_RTL_INC) rtl/lint.vlt
 
 # The 8x8 mesh (64 routers, about 90 CPU-seconds of lint) is linted by
 # make test-full (lint-fabric-full); make lint and make test lint the rest.
-LINT_FABRIC_BOARDS := $(filter-out sim-8x8,$(BOARDS))
+LINT_FABRIC_FULL := sim-8x8
+LINT_FABRIC_BOARDS := $(filter-out $(LINT_FABRIC_FULL),$(BOARDS))
+# $(call LINT_FABRIC_MESH,board): verilator --lint-only of its fabric mesh
+define LINT_FABRIC_MESH
+	@echo "lint-fabric: wse_fabric_mesh ($(1))"
+	@$(FABRIC_LINT) --top-module wse_fabric_mesh $(BUILD)/boards/$(1)/wse_cfg_pkg.sv $(FABRIC_RTL_SRCS)
+
+endef
 .PHONY: lint-fabric lint-fabric-full
 lint-fabric: $(foreach b,$(LINT_FABRIC_BOARDS),$(BUILD)/boards/$(b)/wse_cfg_pkg.sv)
 	@echo "lint-fabric: wse_router (sim-4x4)"
 	@$(FABRIC_LINT) --top-module wse_router $(call FABRIC_RTL_FILES,sim-4x4)
-	@set -e; for b in $(LINT_FABRIC_BOARDS); do \
-	  echo "lint-fabric: wse_fabric_mesh ($$b)"; \
-	  $(FABRIC_LINT) --top-module wse_fabric_mesh $(BUILD)/boards/$$b/wse_cfg_pkg.sv $(FABRIC_RTL_SRCS); \
-	done
-lint-fabric-full: $(foreach b,$(BOARDS),$(BUILD)/boards/$(b)/wse_cfg_pkg.sv)
-	@set -e; for b in $(filter-out $(LINT_FABRIC_BOARDS),$(BOARDS)); do \
-	  echo "lint-fabric: wse_fabric_mesh ($$b)"; \
-	  $(FABRIC_LINT) --top-module wse_fabric_mesh $(BUILD)/boards/$$b/wse_cfg_pkg.sv $(FABRIC_RTL_SRCS); \
-	done
+	$(foreach b,$(LINT_FABRIC_BOARDS),$(call LINT_FABRIC_MESH,$(b)))
+lint-fabric-full: $(foreach b,$(LINT_FABRIC_FULL),$(BUILD)/boards/$(b)/wse_cfg_pkg.sv)
+	$(foreach b,$(LINT_FABRIC_FULL),$(call LINT_FABRIC_MESH,$(b)))
 
 LINT_STAGES += lint-fabric
 TEST_FULL_STAGES += lint-fabric-full

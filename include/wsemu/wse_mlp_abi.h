@@ -143,10 +143,17 @@ static inline wse_u32 wse_mlp_grad_color(wse_u32 c)
 	return (c & 1u) ? WSE_MLP_C_GRAD_B : WSE_MLP_C_GRAD_A;
 }
 
-/* Color on which column c of C takes the backward-weights pass's
- * index-only shares (docs/training-dataflow.md section 13): its own copy
- * on its own color while C <= WSE_MLP_MAX_SHARE_COLS, so a column never
- * waits for room in another column's queue; else the row's multicast. */
+/* Copies of each index-only share of the backward-weights pass a row
+ * takes on a mesh of C columns (docs/training-dataflow.md section 13): one
+ * per column while C <= WSE_MLP_MAX_SHARE_COLS, so a column never waits
+ * for room in another column's queue; else one, the row's multicast. */
+static inline wse_u32 wse_mlp_share_copies(wse_u32 C)
+{
+	return C <= WSE_MLP_MAX_SHARE_COLS ? C : 1u;
+}
+
+/* Color on which column c of C takes those shares: its own copy's, or
+ * the multicast's (color 0). */
 static inline wse_u32 wse_mlp_share_color(wse_u32 c, wse_u32 C)
 {
 	return C <= WSE_MLP_MAX_SHARE_COLS ? WSE_MLP_C_SHARE + c : WSE_MLP_C_WEIGHTS;

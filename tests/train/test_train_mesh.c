@@ -579,9 +579,8 @@ static void sparse_pass_of(struct train_mesh *m, struct net_buf *nb, unsigned B,
 	assert_int_equal(st.bytes[TM_BIASES], sum.biases);
 	/* one copy of the index-only shares per column on meshes of up to
 	 * WSE_MLP_MAX_SHARE_COLS columns, else one for the row */
-	unsigned copies = nb->net.cols <= WSE_MLP_MAX_SHARE_COLS ? nb->net.cols : 1;
-
-	assert_int_equal(st.bytes[TM_GRAD_INDEX], copies * (sum.bww_index + sum.bww_empty));
+	assert_int_equal(st.bytes[TM_GRAD_INDEX],
+			 wse_mlp_share_copies(nb->net.cols) * (sum.bww_index + sum.bww_empty));
 	assert_int_equal(st.bytes[TM_GRADIENTS], sum.grads);
 	/* forward only: the stream is exactly the formula's */
 	memset(&of, 0, sizeof(of));

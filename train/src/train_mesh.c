@@ -687,7 +687,7 @@ static int stream_weights(struct train_mesh *m, struct tm_streams *q, unsigned l
 	int transposed = kind == TM_W_BWI;
 	unsigned R = m->R, nf = transposed ? n_in : n_out, nk = transposed ? n_out : n_in;
 	unsigned kstep = transposed ? 1 : R; /* a row's share: every k, or every R-th */
-	unsigned copies = kind == TM_W_BWW && m->C <= WSE_MLP_MAX_SHARE_COLS ? m->C : 1;
+	unsigned copies = kind == TM_W_BWW ? wse_mlp_share_copies(m->C) : 1;
 	unsigned steps = nf + copies - 1;
 	/* a row holds at most nk weights and a bias, or a share of them */
 	size_t per_row = mask ? share_cap(nk + 1) : (size_t)nk + 1;

@@ -22,12 +22,12 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
-#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "wsehost.h"
 #include "wsehost_train.h"
 #include "train_backend.h"
@@ -424,8 +424,8 @@ struct tm_work {
 	float *dw[TRAIN_REF_MAX_LAYERS], *db[TRAIN_REF_MAX_LAYERS];
 	float *x, *logits;
 	uint8_t *y;
-	long kill_pass;  /* fault injection: kill_sig at this pass (-1: never) */
-	int kill_sig;    /* SIGKILL, or 0: the rank hangs (sleeps, answering nothing) */
+	long kill_pass;  /* fault injection: the rank dies at this pass (-1: never) */
+	int hang;        /* ... or hangs there (sleeps, answering nothing) */
 	long passes;
 };
 
@@ -531,8 +531,8 @@ static int tm_serve_pass(struct tm_work *w, char *err, size_t errlen)
 		 * Open MPI 4.1's mpirun blocked after MPI_Abort, while a
 		 * sleeping one takes the TERM it sends like any process.
 		 */
-		if (w->kill_sig)
-			raise(w->kill_sig);
+		if (!w->hang)
+			raise(SIGKILL);
 		for (;;)
 			pause();
 	}
@@ -618,7 +618,7 @@ int train_mpi_serve(char *err, size_t errlen)
 
 		if (sscanf(k, "%d:%ld:%7s", &kr, &kp, how) >= 2 && kr == me) {
 			w.kill_pass = kp;
-			w.kill_sig = strcmp(how, "stop") ? SIGKILL : 0;
+			w.hang = !strcmp(how, "stop");
 		}
 	}
 	if ((rc = tm_xfer(0, &w.o, sizeof(w.o), 0, TM_OPEN, TM_IDLE_MS, "waiting for rank 0", err,
