@@ -89,7 +89,6 @@ struct wse_mlp_params {
 	wse_u32 loss;           /* Tc out: per-token loss on the label's row */
 	wse_u32 cand;           /* Tc out: lowest local class k with z[k] == max, else K */
 	wse_u32 scratch;        /* 2 Tc: softmax max and sum */
-	wse_u32 stage;          /* Tc C words: one feature of the row's whole batch */
 	wse_u32 cycles;         /* out: mcycle when the pass ended */
 	wse_u32 gemm_cycles;    /* out: cycles of the streamed GEMMs: forward, and
 				 * backward from the end of the softmax */

@@ -204,7 +204,6 @@ static void plan_layout(const struct train_mesh *m, unsigned L, const unsigned *
 	TAKE(loss, tc);
 	TAKE(cand, tc);
 	TAKE(scratch, 2 * tc);
-	TAKE(stage, tc * m->C);
 	if (m->profile)
 		TAKE(prof, WSE_MLP_PROF_WORDS);
 #undef TAKE

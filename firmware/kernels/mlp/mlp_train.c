@@ -121,20 +121,48 @@ static void column_reduce(uint32_t owner, uint32_t out)
 /* The row's input batch and labels arrive on color 0 ahead of the weights:
  * for each of the row's input features, the values of all Tc C tokens in
  * token order, then the labels of all tokens. Each PE keeps its column's
- * tokens (t = c + j C): a fabric-to-memory move of the whole feature, then
- * a strided gather. */
+ * tokens (t = c + j C), straight from the fabric on the move channel: a
+ * pass of C wavelets written at element stride 0 lands in one word, and
+ * its last wavelet is what stays there. Passes that end at this column's
+ * tokens tile the whole stream (the last tokens of one feature and the
+ * first of the next share a pass) but for its first c + 1 wavelets, one
+ * shorter pass, and the C - 1 - c after this column's last label. So one
+ * move per feature, no vector operation and no staging buffer: the load
+ * runs at the fabric's rate. pass() waits for the moves before the
+ * forward pass, whose weights come on the same color. */
 static void load_batch(void)
 {
-	uint32_t a0 = wse_mlp_count(P.dims[0], r, R), bp = Tc * C;
+	uint32_t a0 = wse_mlp_count(P.dims[0], r, R);
+	uint32_t first = a0 ? P.act[0] : P.labels; /* where slot 0 of the stream goes */
 
-	for (uint32_t s = 0; s <= a0; s++) {
-		MEM(0, P.stage, bp, 1, 1, 0);
-		FAB(1, WSE_MLP_C_WEIGHTS, bp, 1);
-		OP(WSE_V_FMOVS, WSE_B_VEC);
-		MEM(0, s < a0 ? P.act[0] + 4 * s * FW : P.labels, Tc, 1, 1, 0);
-		MEM(1, P.stage + 4 * c, Tc, C, 1, 0);
-		OP(WSE_V_FMOVS, WSE_B_VEC);
+	FAB(4, WSE_MLP_C_WEIGHTS, 1, 1);
+	/* token slot 0 of the first feature: c + 1 wavelets */
+	MEM(3, first, c + 1, 0, 1, 0);
+	wse_vmov(WSE_VMOV(3, 4));
+	/* from here passes of C wavelets, one word each */
+	wse_dsd_set(3, WSE_DSD_LEN0, C);
+	wse_dsd_set(3, WSE_DSD_STRIDE1, 1);
+	if (Tc > 1) {
+		wse_dsd_set(3, WSE_DSD_BASE, first + 4);
+		wse_dsd_set(3, WSE_DSD_LEN1, Tc - 1);
+		wse_vmov(WSE_VMOV(3, 4));
 	}
+	/* features 1 .. a0-1, the base advancing by a feature (ADV) */
+	wse_dsd_set(3, WSE_DSD_LEN1, Tc);
+	wse_dsd_set(3, WSE_DSD_BASE, P.act[0] + 4 * FW);
+	wse_dsd_set(3, WSE_DSD_ADV, FW);
+	for (uint32_t s = 1; s < a0; s++)
+		wse_vmov(WSE_VMOV(3, 4));
+	if (a0) {
+		wse_dsd_set(3, WSE_DSD_BASE, P.labels);
+		wse_vmov(WSE_VMOV(3, 4));
+	}
+	/* the tokens of the columns east of this one after the last label,
+	 * into part (not live before the forward pass); the descriptor set
+	 * in any case, so that its ADV is 0 again */
+	MEM(3, P.part, C - 1 - c, 0, 1, 0);
+	if (c + 1 < C)
+		wse_vmov(WSE_VMOV(3, 4));
 }
 
 /* Forward of layer l: z[o] = the chain of the row partials, o's owner
@@ -507,7 +535,7 @@ static int __attribute__((noinline)) pass(void)
 	uint32_t tp = wse_cycles();
 
 	load_batch();
-	wse_vwait();
+	wse_mwait();
 	uint32_t t0 = wse_cycles();
 	if (prof)
 		prof[WSE_MLP_PROF_LOAD] = t0 - tp;
