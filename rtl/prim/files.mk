@@ -16,11 +16,14 @@ RTL_PRIM_RAM_SRCS := rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv
 # (the core's x and f registers). Not RAM macros: the generic syntheses
 # build them, where RTL_PRIM_RAM_SRCS are black boxes.
 RTL_PRIM_LUTRAM_SRCS := rtl/prim/prim_ram_nr1w.sv rtl/prim/prim_ram_1wnr.sv
+# Combinational leaves: the tree-shaped priority encoder (the dataflow
+# unit's task scheduler).
+RTL_PRIM_LOGIC_SRCS := rtl/prim/prim_prio_enc.sv
 # Block RAM with whole-word writes and a registered read: the host
 # interface's request slots and stream-out buffers.
 RTL_PRIM_SDP_SRCS := rtl/prim/prim_ram_sdp.sv
 # Clock-domain crossing: two-flop synchronizer, asynchronous FIFO.
 RTL_PRIM_CDC_SRCS := rtl/prim/prim_flop_2sync.sv rtl/prim/prim_fifo_async.sv
 RTL_PRIM_SRCS     := $(RTL_PRIM_FABRIC_SRCS) $(RTL_PRIM_RAM_SRCS) $(RTL_PRIM_LUTRAM_SRCS) \
-	$(RTL_PRIM_SDP_SRCS) \
+	$(RTL_PRIM_LOGIC_SRCS) $(RTL_PRIM_SDP_SRCS) \
 	$(RTL_PRIM_CDC_SRCS)

@@ -272,28 +272,57 @@ module wse_df_fabric #(
   always_comb begin
     for (int t = 0; t < 64; t++) ready[t] = act_q[t] && !blk_q[t];
     for (int c = 0; c < 32; c++)
-      ready[64 + c] = bind_en_q[c] && nonempty[c] && !hc_task[c] && !blk_q[bind_task_q[c]];
+      ready[64 + c] = bind_en_q[c] && nonempty[c] && !hc_task[c] && !bblk_q[c];
   end
 
-  // Round-robin: the first ready candidate after the last grant, else the first.
+  // bblk_q[c] is blk_q[bind_task_q[c]], kept beside them: the next value is
+  // the next blocked bit of the next bound task, so it follows every bind,
+  // block and unblock in the cycle they take effect. One lookup of the
+  // written task per cycle instead of a 64:1 multiplexer per color.
+  logic [31:0] bblk_q, bblk_d;
+  logic        bind_blk;
+  assign bind_blk = blk_d[bind_wdata_i[5:0]];
   always_comb begin
-    logic found_hi;
-    grant_valid = 1'b0;
-    grant       = '0;
-    found_hi    = 1'b0;
-    for (int i = 95; i >= 0; i--) begin
-      if (ready[i] && 7'(i) > last_q) begin
-        found_hi = 1'b1;
-        grant    = 7'(i);
-      end
+    for (int c = 0; c < 32; c++) begin
+      if (bind_we_i && bind_color_i == 5'(c))  bblk_d[c] = bind_blk;
+      else if (task_id_i == bind_task_q[c])    bblk_d[c] = blk_d[task_id_i];
+      else                                     bblk_d[c] = bblk_q[c];
     end
-    if (!found_hi) begin
-      for (int i = 95; i >= 0; i--) begin
-        if (ready[i]) grant = 7'(i);
-      end
-    end
-    grant_valid = (ready != '0);
   end
+
+  // Round-robin: the first ready candidate after the last grant, else the
+  // first. Two priority encoders (prim_prio_enc, trees) over the candidates
+  // above the last grant and over all of them.
+  logic [95:0] above;
+  logic        found_hi;
+  logic [6:0]  grant_hi, grant_lo;
+  // i > last_q by the index's upper three and lower four bits, decoded once
+  // each: a comparator per candidate would be a carry chain each.
+  logic [7:0]  gt_hi, eq_hi;
+  logic [15:0] gt_lo;
+  always_comb begin
+    for (int h = 0; h < 8; h++) begin
+      gt_hi[h] = 3'(h) > last_q[6:4];
+      eq_hi[h] = 3'(h) == last_q[6:4];
+    end
+    for (int l = 0; l < 16; l++) gt_lo[l] = 4'(l) > last_q[3:0];
+    for (int i = 0; i < 96; i++) above[i] = gt_hi[i / 16] || (eq_hi[i / 16] && gt_lo[i % 16]);
+  end
+  prim_prio_enc #(
+    .N (96)
+  ) u_enc_hi (
+    .req_i   (ready & above),
+    .valid_o (found_hi),
+    .idx_o   (grant_hi)
+  );
+  prim_prio_enc #(
+    .N (96)
+  ) u_enc_lo (
+    .req_i   (ready),
+    .valid_o (grant_valid),
+    .idx_o   (grant_lo)
+  );
+  assign grant = found_hi ? grant_hi : grant_lo;
 
   always_comb begin
     if (!grant_valid) begin
@@ -327,6 +356,7 @@ module wse_df_fabric #(
       bind_en_q <= '0;
       bind_cd_q <= '0;
       for (int c = 0; c < 32; c++) bind_task_q[c] <= '0;
+      bblk_q <= '0;
       act_q  <= '0;
       blk_q  <= '0;
       last_q <= 7'd95;
@@ -336,6 +366,7 @@ module wse_df_fabric #(
         bind_cd_q[bind_color_i]   <= bind_wdata_i[30];
         bind_task_q[bind_color_i] <= bind_wdata_i[5:0];
       end
+      bblk_q <= bblk_d;
       act_q  <= act_d;
       blk_q  <= blk_d;
       last_q <= last_d;
@@ -355,6 +386,13 @@ module wse_df_fabric #(
     for (int v = 0; v < NumVc; v++) if (cred_q[v] > VCW'(VcDepth)) cred_ok = 1'b0;
   end
   `ASSERT(CreditNotAboveDepth, cred_ok)
+  // bblk_q mirrors the blocked bit of each color's bound task
+  logic bblk_ok;
+  always_comb begin
+    bblk_ok = 1'b1;
+    for (int c = 0; c < 32; c++) if (bblk_q[c] != blk_q[bind_task_q[c]]) bblk_ok = 1'b0;
+  end
+  `ASSERT(BoundBlockedMirror, bblk_ok)
   `ASSERT(OneSendPerCycle, !(esend_ok_o && csend_ok_o))
   `ASSERT(OnePopPerColor, !(epop_ok_o && mpop_ok_o && epop_color_i == mpop_color_i))
   `COVER(EngineMovePopConflict, em_conflict)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Formal proofs of the fabric primitives: for each harness and parameter
+# Formal proofs of the fabric primitives and the priority encoder: for each harness and parameter
 # set, BMC (yosys-smtbmc -t N) and k-induction (-i) with z3; then each
 # mutant (tests/fabric-rtl/mutants/mutate.sh: the prim with one planted
 # bug) must make BMC fail.
@@ -20,12 +20,15 @@ cases=(
 	"credit_d2 credit_fv prim_credit_cnt Depth 2 20"
 	"arb_n5    arb_fv    prim_arb_rr     N     5 10"
 	"arb_n4    arb_fv    prim_arb_rr     N     4 10"
+	"prio_n96  prio_fv   prim_prio_enc   N    96 2"
+	"prio_n5   prio_fv   prim_prio_enc   N     5 2"
 )
 # mutant harness prim param value
 bugs=(
 	"FIFO   fifo_fv   prim_fifo_sync  Depth 4"
 	"CREDIT credit_fv prim_credit_cnt Depth 4"
 	"ARB    arb_fv    prim_arb_rr     N     5"
+	"PRIO   prio_fv   prim_prio_enc   N    96"
 )
 
 # The leaves the prims build on (prim_fifo_sync keeps its entries in a
