@@ -11,7 +11,8 @@ RTL_PRIM_FABRIC_SRCS := $(RTL_PRIM_RST_SRCS) rtl/prim/prim_ram_1r1w.sv \
 # distributed-RAM leaf.
 RTL_PRIM_RAM_SRCS := rtl/prim/prim_ram_1p.sv rtl/prim/prim_ram_2p.sv
 # Distributed RAM with several asynchronous read ports: prim_ram_nr1w, no
-# reset (the dataflow unit's color queues, read only where valid), and
+# reset (the dataflow unit's color queues, the vector engine's operation
+# queue: read only where valid), and
 # prim_ram_1wnr, the same with entries reading 0 from reset until written
 # (the core's x and f registers). Not RAM macros: the generic syntheses
 # build them, where RTL_PRIM_RAM_SRCS are black boxes.

@@ -124,16 +124,13 @@ module wse_df_fabric #(
   logic        ctrl_pop;
   logic [4:0]  ctrl_color;
   assign ctrl_head = nonempty & hc_task;
-  always_comb begin
-    ctrl_pop   = 1'b0;
-    ctrl_color = '0;
-    for (int c = 31; c >= 0; c--) begin
-      if (ctrl_head[c]) begin
-        ctrl_pop   = 1'b1;
-        ctrl_color = 5'(c);
-      end
-    end
-  end
+  prim_prio_enc #(
+    .N (32)
+  ) u_enc_ctrl (
+    .req_i   (ctrl_head),
+    .valid_o (ctrl_pop),
+    .idx_o   (ctrl_color)
+  );
 
   // Engine and move channel pop first (on one color they alternate: the one
   // that lost the last conflict wins the next); the core may not pop a color

@@ -138,23 +138,35 @@ module wse_df_vec #(
   end
 
   // ---- Operation queue ----------------------------------------------------------
-  logic [3:0]    q_op   [QDepth];
-  logic [1:0]    q_bm   [QDepth];
-  logic [2:0]    q_rm   [QDepth];
-  logic [QDepth-1:0] q_ten;
-  logic [QDepth-1:0] q_g;             // WSE_VOP_GATHER
-  logic [5:0]    q_tid  [QDepth];
-  logic [31:0]   q_sc   [QDepth];
-  logic [15:0]   q_len0 [QDepth];
-  logic [15:0]   q_len1 [QDepth];
-  // Per descriptor k (0 dst, 1 a, 2 b) and operation e, at [k][e]: k is
-  // always a constant, so only e selects. Yosys flattens [k][e] to
-  // k*QDepth + e, a constant offset; [e][k] or 3*e + k would make it build a
-  // multiplier by 3 (a MULT18X18D) and a shifter over the whole array.
-  logic [AW-1:0] q_base [3][QDepth];  // word index or color
-  logic [15:0]   q_s0   [3][QDepth];
-  logic [15:0]   q_s1   [3][QDepth];
-  logic [2:0]    q_fab  [QDepth];
+  // An entry is the operation word's fields, the scalar and the snapshot of
+  // its three descriptors, kept in distributed RAM (prim_ram_nr1w) rather
+  // than flip-flops. The engine reads the head h0 (every field, u_q) and
+  // the entry after it h1 (what the look-ahead and the next operation's
+  // start need, u_q1: kind, scalar, bases, descriptor kinds). Entries are
+  // read only while the queue holds them, so the RAMs need no reset.
+  // Descriptor k is 0 dst, 1 a, 2 b; a field of the head is qf_*, of h0 or
+  // h1 by port p qf_*[p] (qf_base[k][p]).
+  localparam int unsigned Q1W = 4 + 2 + 1 + 32 + 3 * AW + 3;
+  localparam int unsigned QEW = Q1W + 3 + 1 + 6 + 16 + 16 + 3 * 16 + 3 * 16;
+  logic [QEW-1:0] q_wdata, q_rdata;
+  logic [Q1W-1:0] q1_rdata;
+  logic [3:0]    qf_op   [2];
+  logic [1:0]    qf_bm   [2];
+  logic          qf_g    [2];              // WSE_VOP_GATHER
+  logic [31:0]   qf_sc   [2];
+  logic [AW-1:0] qf_base [3][2];           // word index or color
+  logic [2:0]    qf_fab  [2];
+  logic [2:0]    qf_rm;
+  logic          qf_ten;
+  logic [5:0]    qf_tid;
+  logic [15:0]   qf_len0, qf_len1;
+  logic [15:0]   qf_s0   [3];
+  logic [15:0]   qf_s1   [3];
+  assign {qf_rm, qf_ten, qf_tid, qf_len0, qf_len1, qf_s0[2], qf_s0[1], qf_s0[0],
+          qf_s1[2], qf_s1[1], qf_s1[0], qf_op[0], qf_bm[0], qf_g[0], qf_sc[0],
+          qf_base[2][0], qf_base[1][0], qf_base[0][0], qf_fab[0]} = q_rdata;
+  assign {qf_op[1], qf_bm[1], qf_g[1], qf_sc[1], qf_base[2][1], qf_base[1][1], qf_base[0][1],
+          qf_fab[1]} = q1_rdata;
   logic [QW-1:0] q_head_q, q_tail_q;
   logic [QW:0]   q_cnt_q;
 
@@ -193,6 +205,40 @@ module wse_df_vec #(
   function automatic logic [AW-1:0] word_of(input logic [AW+1:0] b, input logic fab);
     word_of = fab ? AW'(b[4:0]) : b[AW+1:2];
   endfunction
+
+  assign q_wdata = {vop_i[24:22], vop_i[15], vop_i[21:16], dlen0_q[iss_d], dlen1_q[iss_d],
+                    dst0_q[iss_b], dst0_q[iss_a], dst0_q[iss_d],
+                    dst1_q[iss_b], dst1_q[iss_a], dst1_q[iss_d],
+                    iss_op, iss_bm, vop_i[wse_df_pkg::VopGather], scalar_q,
+                    word_of(dbase_q[iss_b][AW+1:0], dfab_q[iss_b]),
+                    word_of(dbase_q[iss_a][AW+1:0], dfab_q[iss_a]),
+                    word_of(dbase_q[iss_d][AW+1:0], dfab_q[iss_d]),
+                    dfab_q[iss_b], dfab_q[iss_a], dfab_q[iss_d]};
+  prim_ram_nr1w #(
+    .Width (QEW),
+    .Depth (QDepth),
+    .NumRd (1)
+  ) u_q (
+    .clk_i   (clk_i),
+    .we_i    (iss),
+    .waddr_i (q_tail_q),
+    .wdata_i (q_wdata),
+    .raddr_i (q_head_q),
+    .rdata_o (q_rdata)
+  );
+  // the low Q1W bits of an entry, again, for h1
+  prim_ram_nr1w #(
+    .Width (Q1W),
+    .Depth (QDepth),
+    .NumRd (1)
+  ) u_q1 (
+    .clk_i   (clk_i),
+    .we_i    (iss),
+    .waddr_i (q_tail_q),
+    .wdata_i (q_wdata[Q1W-1:0]),
+    .raddr_i (qinc(q_head_q)),
+    .rdata_o (q1_rdata)
+  );
 
   // ---- G: element gather ---------------------------------------------------------
   // Slot 0 is the current element, slot 1 the next one (look-ahead): the
@@ -260,24 +306,24 @@ module wse_df_vec #(
   assign qv       = (q_cnt_q != '0);
   assign h0       = q_head_q;
   assign h1       = qinc(q_head_q);
-  assign sp_h0    = qv && (q_op[h0] == wse_df_pkg::VSpmac) && !q_g[h0];
-  assign sp_bad   = !q_fab[h0][2] || q_fab[h0][1] || q_fab[h0][0];
-  assign sp_acc   = (q_bm[h0] == wse_df_pkg::SpAcc);
+  assign sp_h0    = qv && (qf_op[0] == wse_df_pkg::VSpmac) && !qf_g[0];
+  assign sp_bad   = !qf_fab[0][2] || qf_fab[0][1] || qf_fab[0][0];
+  assign sp_acc   = (qf_bm[0] == wse_df_pkg::SpAcc);
   assign sp_start = sp_h0 && !ex_act_q && nx_v_q;
-  assign ix_h0    = qv && (q_op[h0] == wse_df_pkg::VSpidx) && !q_g[h0];
-  assign ix_bad   = !q_fab[h0][2];
-  assign gath_h0  = qv && q_g[h0];
-  assign g_refuse = (q_op[h0] == wse_df_pkg::VSpmac) || (q_op[h0] == wse_df_pkg::VSpidx) ||
-                    q_fab[h0][1];
+  assign ix_h0    = qv && (qf_op[0] == wse_df_pkg::VSpidx) && !qf_g[0];
+  assign ix_bad   = !qf_fab[0][2];
+  assign gath_h0  = qv && qf_g[0];
+  assign g_refuse = (qf_op[0] == wse_df_pkg::VSpmac) || (qf_op[0] == wse_df_pkg::VSpidx) ||
+                    qf_fab[0][1];
   // an SPIDX's element comes once its share is decoded (or refused)
   assign nop_h0   = (gath_h0 && (g_refuse || g_cnt == '0)) || ix_h0;
-  assign len0_h0  = gath_h0 ? 16'(g_cnt) : q_len0[h0];
+  assign len0_h0  = gath_h0 ? 16'(g_cnt) : qf_len0;
   assign ga_run   = gath_h0 && !nop_h0;
   assign ga_take  = g_done && ga_run;
   assign ga_clr   = g_done && elast && ga_run;
   assign ix_commit = g_done && ix_h0 && !ix_bad;
-  assign la_special = (q_op[n_h] == wse_df_pkg::VSpmac) || (q_op[n_h] == wse_df_pkg::VSpidx) ||
-                      q_g[n_h];
+  assign la_special = ((elast ? qf_op[1] : qf_op[0]) == wse_df_pkg::VSpmac) || ((elast ? qf_op[1] : qf_op[0]) == wse_df_pkg::VSpidx) ||
+                      (elast ? qf_g[1] : qf_g[0]);
 
   wse_df_gather #(
     .AW      (AW),
@@ -291,10 +337,10 @@ module wse_df_vec #(
     .commit_i  (ix_commit),
     .cnt_o     (g_cnt),
     .run_i     (ga_run),
-    .base_i    (q_base[1][h0]),
-    .s0_i      (q_s0[1][h0]),
-    .s1_i      (q_s1[1][h0]),
-    .len1_i    (q_len1[h0]),
+    .base_i    (qf_base[1][0]),
+    .s0_i      (qf_s0[1]),
+    .s1_i      (qf_s1[1]),
+    .len1_i    (qf_len1),
     .take_i    (ga_take),
     .clr_i     (ga_clr),
     .v0_o      (ga_v0),
@@ -305,14 +351,14 @@ module wse_df_vec #(
   assign kind_cur = sp_start ? nx_kind_q : ex_kind_q;
   assign last_cur = sp_start ? nx_last_q : ex_last_q;
   assign last0 = (sp_h0 && kind_cur == SpEnd) || nop_h0 || (g_i0_q == len0_h0 - 16'd1);
-  assign last1 = (g_i1_q == q_len1[h0] - 16'd1);
+  assign last1 = (g_i1_q == qf_len1 - 16'd1);
   assign elast = sp_h0 ? (last0 && (kind_cur != SpPass || last_cur)) :
                  (nop_h0 || (last0 && last1));
 
   always_comb begin
     for (int k = 0; k < 3; k++) begin
-      p0e[k] = g_first_q ? q_base[k][h0] : g_p_q[k];
-      r0e[k] = g_first_q ? q_base[k][h0] : g_r_q[k];
+      p0e[k] = g_first_q ? qf_base[k][0] : g_p_q[k];
+      r0e[k] = g_first_q ? qf_base[k][0] : g_r_q[k];
     end
     if (sp_start) begin
       p0e[0] = nx_row_q[0];
@@ -325,7 +371,7 @@ module wse_df_vec #(
     n_i1    = g_i1_q;
     for (int k = 0; k < 3; k++) begin
       n_r[k] = r0e[k];
-      n_p[k] = p0e[k] + sx(q_s0[k][h0]);
+      n_p[k] = p0e[k] + sx(qf_s0[k]);
     end
     if (elast) begin
       n_h     = h1;
@@ -334,15 +380,15 @@ module wse_df_vec #(
       n_i0    = '0;
       n_i1    = '0;
       for (int k = 0; k < 3; k++) begin
-        n_r[k] = q_base[k][h1];
-        n_p[k] = q_base[k][h1];
+        n_r[k] = qf_base[k][1];
+        n_p[k] = qf_base[k][1];
       end
     end else if (last0) begin
       n_i0 = '0;
       n_i1 = g_i1_q + 16'd1;
       for (int k = 0; k < 3; k++) begin
-        n_r[k] = r0e[k] + sx(q_s1[k][h0]);
-        n_p[k] = r0e[k] + sx(q_s1[k][h0]);
+        n_r[k] = r0e[k] + sx(qf_s1[k]);
+        n_p[k] = r0e[k] + sx(qf_s1[k]);
       end
     end
   end
@@ -371,8 +417,8 @@ module wse_df_vec #(
     sd_skip = sat18(19'(sd_pos_q) + 19'(sd_esc));
     sd_posv = sat18(19'(sd_skip) + 19'(sd_codes_q[8*sd_j +: 8]));
     // SPIDX: dst's LEN0 bounds the slots (0: none)
-    sd_lim  = ix_h0 ? 18'(q_len0[h0]) :
-              (q_len1[h0] == '0) ? 18'h10000 : 18'(q_len1[h0]);
+    sd_lim  = ix_h0 ? 18'(qf_len0) :
+              (qf_len1 == '0) ? 18'h10000 : 18'(qf_len1);
   end
   assign sd_pop = (sp_h0 && !sp_bad && !sd_done_q && !nx_v_q && (sd_idx_q || sd_hit)) ||
                   (ix_h0 && !ix_bad && !sd_done_q && sd_idx_q);
@@ -397,13 +443,13 @@ module wse_df_vec #(
   logic [1:0]    sv;
   always_comb begin
     for (int sl = 0; sl < 2; sl++) begin
-      logic [QW-1:0] h;
+      logic          h;                    // its operation's read port: h0 or n_h
       logic [15:0]   i0;
       logic          first, ub;
       logic [3:0]    o;
       logic [1:0]    m;
       logic [AW-1:0] pa, pb, pd, rb;
-      h     = sl[0] ? n_h : h0;
+      h     = sl[0] && elast;
       i0    = sl[0] ? n_i0 : g_i0_q;
       first = sl[0] ? n_first : g_first_q;
       pd    = sl[0] ? n_p[0] : p0e[0];
@@ -414,8 +460,8 @@ module wse_df_vec #(
       if (ga_run && sl[0] && n_h == h0) pa = ga_addr1;
       pb    = sl[0] ? n_p[2] : p0e[2];
       rb    = sl[0] ? n_r[2] : r0e[2];
-      o     = q_op[h];
-      m     = q_bm[h];
+      o     = qf_op[h];
+      m     = qf_bm[h];
       ub    = (o == wse_df_pkg::VFadd || o == wse_df_pkg::VFmul ||
                o == wse_df_pkg::VFmac || o == wse_df_pkg::VFmax);
       need[4*sl + ItS]  = ub && ((m == wse_df_pkg::BPerPass && i0 == '0) ||
@@ -425,7 +471,7 @@ module wse_df_vec #(
       // BAddend: the addend comes from b in dst's stead
       need[4*sl + ItB]  = ub && (m == wse_df_pkg::BVec ||
                                  (m == wse_df_pkg::BAddend && o == wse_df_pkg::VFmac));
-      need[4*sl + ItD]  = (o == wse_df_pkg::VFmac) && !q_fab[h][0] &&
+      need[4*sl + ItD]  = (o == wse_df_pkg::VFmac) && !qf_fab[h][0] &&
                           (m != wse_df_pkg::BAddend);
       isimm[4*sl + ItS] = (m == wse_df_pkg::BScalar || m == wse_df_pkg::BAddend);
       isimm[4*sl + ItA] = 1'b0;
@@ -448,20 +494,20 @@ module wse_df_vec #(
       end
       isimm[4*sl + ItB] = 1'b0;
       isimm[4*sl + ItD] = 1'b0;
-      isfab[4*sl + ItS] = !isimm[4*sl + ItS] && q_fab[h][2];
-      isfab[4*sl + ItA] = q_fab[h][1] && !isimm[4*sl + ItA];
-      isfab[4*sl + ItB] = q_fab[h][2];
+      isfab[4*sl + ItS] = !isimm[4*sl + ItS] && qf_fab[h][2];
+      isfab[4*sl + ItA] = qf_fab[h][1] && !isimm[4*sl + ItA];
+      isfab[4*sl + ItB] = qf_fab[h][2];
       isfab[4*sl + ItD] = 1'b0;
       for (int k = 0; k < 4; k++) ismem[4*sl + k] = !isimm[4*sl + k] && !isfab[4*sl + k];
       iaddr[4*sl + ItS]  = rb;
       iaddr[4*sl + ItA]  = pa;
       iaddr[4*sl + ItB]  = pb;
       iaddr[4*sl + ItD]  = pd;
-      icolor[4*sl + ItS] = q_base[2][h][4:0];
-      icolor[4*sl + ItA] = q_base[1][h][4:0];
-      icolor[4*sl + ItB] = q_base[2][h][4:0];
+      icolor[4*sl + ItS] = qf_base[2][h][4:0];
+      icolor[4*sl + ItA] = qf_base[1][h][4:0];
+      icolor[4*sl + ItB] = qf_base[2][h][4:0];
       icolor[4*sl + ItD] = '0;
-      for (int k = 0; k < 4; k++) iimm[4*sl + k] = q_sc[h];
+      for (int k = 0; k < 4; k++) iimm[4*sl + k] = qf_sc[h];
       if (sp_h0) begin
         iimm[4*sl + ItS] = nx_val_q;
         iimm[4*sl + ItA] = '0;
@@ -482,7 +528,7 @@ module wse_df_vec #(
   // current element's result) will write its address.
   logic       cur_wr_mem;
   logic [7:0] haz;
-  assign cur_wr_mem = !q_fab[h0][0] || sp_h0;
+  assign cur_wr_mem = !qf_fab[0][0] || sp_h0;
   always_comb begin
     for (int i = 0; i < 8; i++) begin
       haz[i] = (i >= 4) && cur_wr_mem && (iaddr[i] == p0e[0]);
@@ -579,7 +625,7 @@ module wse_df_vec #(
   assign rd1_req_o   = p1_v;
   assign rd1_addr_o  = iaddr[p1_it];
   assign pop_req_o   = f_v || sd_pop;
-  assign pop_color_o = sd_pop ? q_base[2][h0][4:0] : icolor[f_it];
+  assign pop_color_o = sd_pop ? qf_base[2][0][4:0] : icolor[f_it];
   assign sd_pop_ok   = sd_pop && pop_ok_i;
 
   logic [7:0] got_now;
@@ -711,18 +757,6 @@ module wse_df_vec #(
       end
       dfab_q   <= '0;
       scalar_q <= '0;
-      for (int e = 0; e < QDepth; e++) begin
-        q_op[e] <= '0; q_bm[e] <= '0; q_rm[e] <= '0; q_tid[e] <= '0; q_sc[e] <= '0;
-        q_len0[e] <= '0; q_len1[e] <= '0;
-      end
-      for (int e = 0; e < QDepth; e++) begin
-        q_fab[e] <= '0;
-        for (int k = 0; k < 3; k++) begin
-          q_base[k][e] <= '0; q_s0[k][e] <= '0; q_s1[k][e] <= '0;
-        end
-      end
-      q_ten <= '0;
-      q_g   <= '0;
       q_head_q <= '0; q_tail_q <= '0; q_cnt_q <= '0;
       g_first_q <= 1'b1; g_i0_q <= '0; g_i1_q <= '0; g_got_q <= '0; la_got_q <= '0;
       cb_q <= 1'b0;
@@ -762,27 +796,6 @@ module wse_df_vec #(
       end
       if (scalar_we_i) scalar_q <= scalar_i;
       if (iss) begin
-        q_op[q_tail_q]   <= iss_op;
-        q_bm[q_tail_q]   <= iss_bm;
-        q_rm[q_tail_q]   <= vop_i[24:22];
-        q_ten[q_tail_q]  <= vop_i[15];
-        q_g[q_tail_q]    <= vop_i[wse_df_pkg::VopGather];
-        q_tid[q_tail_q]  <= vop_i[21:16];
-        q_sc[q_tail_q]   <= scalar_q;
-        q_len0[q_tail_q] <= dlen0_q[iss_d];
-        q_len1[q_tail_q] <= dlen1_q[iss_d];
-        q_base[0][q_tail_q] <= word_of(dbase_q[iss_d][AW+1:0], dfab_q[iss_d]);
-        q_base[1][q_tail_q] <= word_of(dbase_q[iss_a][AW+1:0], dfab_q[iss_a]);
-        q_base[2][q_tail_q] <= word_of(dbase_q[iss_b][AW+1:0], dfab_q[iss_b]);
-        q_s0[0][q_tail_q] <= dst0_q[iss_d];
-        q_s0[1][q_tail_q] <= dst0_q[iss_a];
-        q_s0[2][q_tail_q] <= dst0_q[iss_b];
-        q_s1[0][q_tail_q] <= dst1_q[iss_d];
-        q_s1[1][q_tail_q] <= dst1_q[iss_a];
-        q_s1[2][q_tail_q] <= dst1_q[iss_b];
-        q_fab[q_tail_q][0] <= dfab_q[iss_d];
-        q_fab[q_tail_q][1] <= dfab_q[iss_a];
-        q_fab[q_tail_q][2] <= dfab_q[iss_b];
         q_tail_q <= qinc(q_tail_q);
       end
       for (int i = 0; i < 8; i++) begin
@@ -813,8 +826,8 @@ module wse_df_vec #(
       // X
       x_valid_q <= g_done;
       if (g_done) begin
-        x_op_q   <= q_op[h0];
-        x_bm_q   <= q_bm[h0];
+        x_op_q   <= qf_op[0];
+        x_bm_q   <= qf_bm[0];
         if (sp_h0) begin
           x_bm_q <= wse_df_pkg::BScalar;
           if (kind_cur != SpPass)          x_op_q <= wse_df_pkg::VFmov;
@@ -822,7 +835,7 @@ module wse_df_vec #(
           else                             x_op_q <= wse_df_pkg::VFmul;
         end
         if (nop_h0) x_op_q <= wse_df_pkg::VFmov;
-        x_rm_q   <= q_rm[h0];
+        x_rm_q   <= qf_rm;
         x_news_q <= need[ItS];
         x_bank_q <= cb_q;
       end
@@ -868,10 +881,10 @@ module wse_df_vec #(
         rb_full[rb_alloc_q] <= 1'b0;
         rb_fab[rb_alloc_q]  <= !cur_wr_mem;
         rb_nop[rb_alloc_q]  <= (sp_h0 && kind_cur == SpEnd) || nop_h0;
-        rb_addr[rb_alloc_q] <= cur_wr_mem ? p0e[0] : q_base[0][h0];
+        rb_addr[rb_alloc_q] <= cur_wr_mem ? p0e[0] : qf_base[0][0];
         rb_last[rb_alloc_q] <= elast;
-        rb_ten[rb_alloc_q]  <= q_ten[h0];
-        rb_tid[rb_alloc_q]  <= q_tid[h0];
+        rb_ten[rb_alloc_q]  <= qf_ten;
+        rb_tid[rb_alloc_q]  <= qf_tid;
         rb_alloc_q <= rinc(rb_alloc_q);
       end
       if (f_out_valid) begin
@@ -906,8 +919,8 @@ module wse_df_vec #(
             nx_v_q      <= 1'b1;
             nx_last_q   <= 1'b1;
             nx_kind_q   <= (sd_started_q || sp_acc) ? SpEnd : SpZero;
-            nx_row_q[0] <= q_base[0][h0];
-            nx_row_q[1] <= q_base[1][h0];
+            nx_row_q[0] <= qf_base[0][0];
+            nx_row_q[1] <= qf_base[1][0];
             if (sd_started_q) sp_err_q <= 1'b1;
           end else if (sd_pop_ok) begin
             sd_codes_q   <= pop_data_i;
@@ -937,8 +950,8 @@ module wse_df_vec #(
             nx_kind_q   <= SpPass;
             nx_last_q   <= pop_ctrl_i;
             nx_val_q    <= pop_data_i;
-            nx_row_q[0] <= sp_row(q_base[0][h0], q_s1[0][h0], sd_posv[AW-1:0]);
-            nx_row_q[1] <= sp_row(q_base[1][h0], q_s1[1][h0], sd_posv[AW-1:0]);
+            nx_row_q[0] <= sp_row(qf_base[0][0], qf_s1[0], sd_posv[AW-1:0]);
+            nx_row_q[1] <= sp_row(qf_base[1][0], qf_s1[1], sd_posv[AW-1:0]);
           end
         end
       end
