@@ -257,6 +257,7 @@ module wse_df_fabric #(
   logic [31:0] bind_en_q;
   logic [5:0]  bind_task_q [32];
   logic [63:0] act_q, act_d, blk_q, blk_d;
+  logic [31:0] bblk_q, bblk_d;           // blocked bit of each color's bound task
   logic [6:0]  last_q, last_d;           // last candidate granted
   // Candidates: 0..63 local/control tasks, 64..95 data colors.
   logic [95:0] ready;
@@ -276,7 +277,6 @@ module wse_df_fabric #(
   // the next blocked bit of the next bound task, so it follows every bind,
   // block and unblock in the cycle they take effect. One lookup of the
   // written task per cycle instead of a 64:1 multiplexer per color.
-  logic [31:0] bblk_q, bblk_d;
   logic        bind_blk;
   assign bind_blk = blk_d[bind_wdata_i[5:0]];
   always_comb begin

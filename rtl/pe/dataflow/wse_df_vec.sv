@@ -144,8 +144,9 @@ module wse_df_vec #(
   // the entry after it h1 (what the look-ahead and the next operation's
   // start need, u_q1: kind, scalar, bases, descriptor kinds). Entries are
   // read only while the queue holds them, so the RAMs need no reset.
-  // Descriptor k is 0 dst, 1 a, 2 b; a field of the head is qf_*, of h0 or
-  // h1 by port p qf_*[p] (qf_base[k][p]).
+  // Descriptor k is 0 dst, 1 a, 2 b. A field read at the head only is
+  // qf_*; one read at both is qf_*[p], p 0 for h0 and 1 for h1
+  // (qf_base[k][p]).
   localparam int unsigned Q1W = 4 + 2 + 1 + 32 + 3 * AW + 3;
   localparam int unsigned QEW = Q1W + 3 + 1 + 6 + 16 + 16 + 3 * 16 + 3 * 16;
   logic [QEW-1:0] q_wdata, q_rdata;
