@@ -158,11 +158,11 @@ static void load_batch(void)
 		wse_vmov(WSE_VMOV(3, 4));
 	}
 	/* the tokens of the columns east of this one after the last label,
-	 * into part (not live before the forward pass); the descriptor set
-	 * in any case, so that its ADV is 0 again */
-	MEM(3, P.part, C - 1 - c, 0, 1, 0);
-	if (c + 1 < C)
+	 * into part (not live before the forward pass) */
+	if (c + 1 < C) {
+		MEM(3, P.part, C - 1 - c, 0, 1, 0);
 		wse_vmov(WSE_VMOV(3, 4));
+	}
 }
 
 /* Forward of layer l: z[o] = the chain of the row partials, o's owner

@@ -169,6 +169,7 @@ module wse_df_vec #(
   assign {qf_op[1], qf_bm[1], qf_g[1], qf_sc[1], qf_base[2][1], qf_base[1][1], qf_base[0][1],
           qf_fab[1]} = q1_rdata;
   logic [QW-1:0] q_head_q, q_tail_q;
+  logic [QW-1:0] h0, h1;             // the head, the entry after it
   logic [QW:0]   q_cnt_q;
 
   logic [2:0] iss_d, iss_a, iss_b;
@@ -207,6 +208,8 @@ module wse_df_vec #(
     word_of = fab ? AW'(b[4:0]) : b[AW+1:2];
   endfunction
 
+  assign h0 = q_head_q;
+  assign h1 = qinc(q_head_q);
   assign q_wdata = {vop_i[24:22], vop_i[15], vop_i[21:16], dlen0_q[iss_d], dlen1_q[iss_d],
                     dst0_q[iss_b], dst0_q[iss_a], dst0_q[iss_d],
                     dst1_q[iss_b], dst1_q[iss_a], dst1_q[iss_d],
@@ -224,7 +227,7 @@ module wse_df_vec #(
     .we_i    (iss),
     .waddr_i (q_tail_q),
     .wdata_i (q_wdata),
-    .raddr_i (q_head_q),
+    .raddr_i (h0),
     .rdata_o (q_rdata)
   );
   // the low Q1W bits of an entry, again, for h1
@@ -237,7 +240,7 @@ module wse_df_vec #(
     .we_i    (iss),
     .waddr_i (q_tail_q),
     .wdata_i (q_wdata[Q1W-1:0]),
-    .raddr_i (qinc(q_head_q)),
+    .raddr_i (h1),
     .rdata_o (q1_rdata)
   );
 
@@ -256,7 +259,6 @@ module wse_df_vec #(
   logic          cb_q;
 
   logic          qv;
-  logic [QW-1:0] h0, h1;
   logic [AW-1:0] p0e [3];
   logic [AW-1:0] r0e [3];
   logic          last0, last1, elast;
@@ -305,8 +307,6 @@ module wse_df_vec #(
   logic           la_special;         // the next operation is not looked into
 
   assign qv       = (q_cnt_q != '0);
-  assign h0       = q_head_q;
-  assign h1       = qinc(q_head_q);
   assign sp_h0    = qv && (qf_op[0] == wse_df_pkg::VSpmac) && !qf_g[0];
   assign sp_bad   = !qf_fab[0][2] || qf_fab[0][1] || qf_fab[0][0];
   assign sp_acc   = (qf_bm[0] == wse_df_pkg::SpAcc);

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Formal proofs of the fabric primitives and the priority encoder: for each harness and parameter
-# set, BMC (yosys-smtbmc -t N) and k-induction (-i) with z3; then each
+# Formal proofs of the fabric primitives and the priority encoder: for
+# each harness and parameter set, BMC (yosys-smtbmc -t N) and k-induction (-i) with z3; then each
 # mutant (tests/fabric-rtl/mutants/mutate.sh: the prim with one planted
 # bug) must make BMC fail.
 # Usage: run-formal.sh OUTDIR
