@@ -7,11 +7,11 @@
 // of {data_i, crc_i} that a fixed mask selects. The masks are worked out at
 // elaboration from the bit-serial definition (one column per input bit, the
 // response to that bit alone), and each output bit is one reduction XOR,
-// which Yosys builds as a balanced tree: 6 cells deep for a word, 8 for the
-// 20-byte header (synth_ecp5 -abc9).
-// Written as the bit-serial loop, the same function came out of synthesis
-// as a chain of dependent steps, 89 cells deep for the link header's check
-// (the link clock's critical path on the ECP5, docs/fpga.md).
+// which Yosys builds as a balanced tree: 6 cells deep for a word
+// (synth_ecp5 -abc9). Written as the bit-serial loop, the same function
+// came out of synthesis as a chain of dependent steps, 89 cells deep for
+// the link header's 20 bytes (the link clock's critical path on the ECP5,
+// docs/fpga.md); the framing now hashes the header a word at a time.
 module hif_crc32c #(
   parameter int unsigned Bytes = 8
 ) (

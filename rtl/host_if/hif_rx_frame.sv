@@ -4,11 +4,15 @@
 // requests downstream and, for every intact header, ends the frame with
 // one verdict event. The payload CRC is only known at the end: downstream
 // buffers a request's payload and uses it only on a WSE_EVT_OK verdict.
-// The header's magic and CRC (20 bytes through CRC-32C, an XOR tree over
-// 160 bits) are checked one cycle after the window fills, from a register:
-// combinational into the window's shift, that tree was the link clock's
-// critical path on the ECP5 (docs/fpga.md). It costs a cycle per header and
-// per resynchronized word.
+// The header's CRC goes through the payload's 8-byte CRC update, a word as
+// it enters the window: over all 24 bytes, the CRC field included, the
+// state from the seed is a constant (HdrResidue) exactly when the field
+// holds the CRC of the 20 bytes before it (docs/host-if.md). After a bad
+// header the window drops a word and hashes the two it keeps again, two
+// cycles per resynchronized word; a 20-byte update of the whole window in
+// one cycle was 887 LUT4 on the ECP5 and the link clock's critical path
+// (docs/fpga.md). The magic and that state are checked one cycle after the
+// window fills, from a register: a cycle per header.
 `include "prim_assert.svh"
 
 module hif_rx_frame #(
@@ -51,6 +55,18 @@ module hif_rx_frame #(
   localparam logic [2:0] EvtPayloadCrc = 3'd5;
   localparam logic [2:0] EvtDrop       = 3'd6;  // intact, but not a request
 
+  // The CRC state, from the seed, after 20 bytes and then their CRC
+  // (bytes 20..23): the seed's complement XORs the state to all ones, and
+  // 32 steps of the register from there give the same value for every
+  // header.
+  function automatic logic [31:0] hdr_residue();
+    logic [31:0] c;
+    c = 32'hFFFF_FFFF;
+    for (int k = 0; k < 32; k++) c = (c >> 1) ^ (32'h82F6_3B78 & {32{c[0]}});
+    hdr_residue = c;
+  endfunction
+  localparam logic [31:0] HdrResidue = hdr_residue();
+
   // Frame modes after the header checks.
   typedef enum logic [2:0] {
     ModeRequest,    // payload goes downstream
@@ -87,9 +103,11 @@ module hif_rx_frame #(
   mode_e       mode_q, mode_d;
   logic [191:0] win_q, win_d;  // header window: word k at [64k +: 64], 0 oldest
   logic [1:0]  cnt_q, cnt_d;
+  logic [1:0]  hp_q, hp_d;            // window words hashed into crc_q (<= cnt_q)
   logic        chk_q, chk_d;          // hdr_ok_q holds the window's check
   logic        hdr_ok_q, hdr_ok_d;    // magic and header CRC of the window
-  logic [31:0] crc_q, crc_d;          // running state (not yet inverted)
+  logic [31:0] crc_q, crc_d;          // running state (not yet inverted):
+                                      // the header's, then the payload's
   logic [NwW:0] left_q, left_d;       // payload words still to come
   logic        pad_bad_q, pad_bad_d;  // non-zero padding seen
   logic [2:0]  evt_q, evt_d;
@@ -99,17 +117,22 @@ module hif_rx_frame #(
   logic        hdr_load;
 
   // ---- header view of the window --------------------------------------
-  logic [31:0] h_magic, h_tag, h_length, h_hcrc;
+  logic [31:0] h_magic, h_tag, h_length;
   logic [7:0]  h_major, h_minor, h_opcode, h_flags;
   logic [15:0] h_status, h_rsvd;
-  logic [31:0] h_crc, h_crc_run, body_crc;
+  logic [31:0] body_crc;
+  logic [63:0] crc_word;
+  logic        rehash;
   logic        h_req, h_evt, h_resp;
   logic [NwW:0] h_words;
 
-  logic [63:0] w0, w1, w2;
-  assign w0 = win_q[0 +: 64];
-  assign w1 = win_q[64 +: 64];
-  assign w2 = win_q[128 +: 64];
+  // Words 0 and 1 and the length of word 2; its CRC field (bits [191:160])
+  // is read only through the CRC state.
+  logic [63:0] w0, w1;
+  logic [31:0] w2_len;
+  assign w0     = win_q[0 +: 64];
+  assign w1     = win_q[64 +: 64];
+  assign w2_len = win_q[128 +: 32];
 
   always_comb begin
     h_magic  = w0[31:0];
@@ -120,32 +143,27 @@ module hif_rx_frame #(
     h_tag    = w1[31:0];
     h_status = w1[47:32];
     h_rsvd   = w1[63:48];
-    h_length = w2[31:0];
-    h_hcrc   = w2[63:32];
+    h_length = w2_len;
     h_resp   = h_flags == 8'h01;
     h_evt    = h_flags == 8'h02;
     h_req    = h_flags == 8'h00;
     h_words  = (NwW + 1)'((h_length + 32'd7) >> 3);
-    hdr_ok_d = h_magic == hif_pkg::ProtoMagic && h_hcrc == h_crc;
+    hdr_ok_d = h_magic == hif_pkg::ProtoMagic && crc_q == HdrResidue;
   end
 
-  // The header's CRC: 20 bytes from the seed; a payload word's update.
-  hif_crc32c #(
-    .Bytes(20)
-  ) u_hdr_crc (
-    .crc_i (32'hFFFF_FFFF),
-    .data_i(win_q[159:0]),
-    .crc_o (h_crc_run)
-  );
+  // A word's CRC update: the arriving link word, or (rehash) a window word
+  // not yet hashed after a resynchronization; only w0 and w1 are ever
+  // hashed again, since the window then holds two words.
+  assign rehash   = state_q == StHdr && hp_q != cnt_q;
+  assign crc_word = !rehash ? link_data_i : (hp_q == 2'd0 ? w0 : w1);
 
   hif_crc32c #(
     .Bytes(8)
-  ) u_body_crc (
+  ) u_crc (
     .crc_i (crc_q),
-    .data_i(link_data_i),
+    .data_i(crc_word),
     .crc_o (body_crc)
   );
-  assign h_crc = ~h_crc_run;
 
   // Bytes of payload in the last payload word (1..8).
   logic [3:0] last_bytes;
@@ -156,6 +174,7 @@ module hif_rx_frame #(
     mode_d        = mode_q;
     win_d         = win_q;
     cnt_d         = cnt_q;
+    hp_d          = hp_q;
     chk_d         = 1'b0;
     crc_d         = crc_q;
     left_d        = left_q;
@@ -172,23 +191,31 @@ module hif_rx_frame #(
 
     unique case (state_q)
       StHdr: begin
-        if (cnt_q != 2'd3) begin
+        if (rehash) begin
+          crc_d = body_crc;
+          hp_d  = hp_q + 2'd1;
+        end else if (cnt_q != 2'd3) begin
           link_ready_o = 1'b1;
           if (link_valid_i) begin
             win_d[64*cnt_q +: 64] = link_data_i;
             cnt_d        = cnt_q + 2'd1;
+            crc_d        = body_crc;
+            hp_d         = hp_q + 2'd1;
           end
         end else if (!chk_q) begin
           // The window is full and unchanged: hdr_ok_q checks it next cycle.
           chk_d = 1'b1;
         end else if (!hdr_ok_q) begin
-          // Not a header: drop one word, look again.
+          // Not a header: drop one word, hash the two left again.
           win_d[127:0] = win_q[191:64];
           cnt_d    = 2'd2;
+          hp_d     = 2'd0;
+          crc_d    = 32'hFFFF_FFFF;
           resync_o = 1'b1;
         end else begin
           hdr_load  = 1'b1;
           cnt_d     = 2'd0;
+          hp_d      = 2'd0;
           crc_d     = 32'hFFFF_FFFF;
           left_d    = h_words;
           pad_bad_d = 1'b0;
@@ -254,7 +281,10 @@ module hif_rx_frame #(
       StEvent: begin
         evt_valid_o = 1'b1;
         if (evt_ready_i) begin
+          // the next header's CRC from the seed
           state_d = StHdr;
+          crc_d   = 32'hFFFF_FFFF;
+          hp_d    = 2'd0;
           if (shift_after_q) begin
             shift_after_d = 1'b0;
             win_d[127:0] = win_q[191:64];
@@ -273,6 +303,7 @@ module hif_rx_frame #(
       state_q       <= StHdr;
       mode_q        <= ModeRequest;
       cnt_q         <= '0;
+      hp_q          <= '0;
       chk_q         <= 1'b0;
       crc_q         <= '1;
       left_q        <= '0;
@@ -289,6 +320,7 @@ module hif_rx_frame #(
       state_q       <= state_d;
       mode_q        <= mode_d;
       cnt_q         <= cnt_d;
+      hp_q          <= hp_d;
       chk_q         <= chk_d;
       crc_q         <= crc_d;
       left_q        <= left_d;
@@ -331,6 +363,10 @@ module hif_rx_frame #(
   `ASSERT(LengthWithinLimit, state_q != StBody || length_q <= MaxPayload)
   // The registered check is only used for a full window it was taken from.
   `ASSERT(CheckedFullWindow, !chk_q || (state_q == StHdr && cnt_q == 2'd3))
+  // The CRC state covers a prefix of the window, never more.
+  `ASSERT(HashedWithinWindow, state_q != StHdr || hp_q <= cnt_q)
+  // Only the two words a resynchronization keeps are hashed again.
+  `ASSERT(RehashTwoWords, !rehash || hp_q < 2'd2)
   `ASSERT(WordsLeftInRange, left_q <= (NwW + 1)'((MaxPayload + 7) / 8))
   // An event waits until it is taken.
   `ASSERT_NEXT(EvtHeld, evt_valid_o && !evt_ready_i, evt_valid_o && $stable(evt_code_o))
