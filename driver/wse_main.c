@@ -59,9 +59,15 @@ static const struct wse_ring_cfg wse_rings = {
 #define WSE_IVSHMEM_VENDOR_ID	0x1af4
 #define WSE_IVSHMEM_DEVICE_ID	0x1110
 #define WSE_IVSHMEM_BAR		2
-/* CTRL: a stop the model has not taken yet; the longest wait for it. */
+/*
+ * CTRL: a stop the model has not taken yet; the longest wait for it. The
+ * model is a simulator process on the host: wsemu-sim's RTL model takes a
+ * stop in simulated cycles, a few thousand a second, later still when the
+ * host is loaded, so the wait allows it half a second (wsemu-fast takes
+ * one in well under a millisecond).
+ */
 #define WSE_IVSHMEM_STOPPING	0x80000000u
-#define WSE_IVSHMEM_STOP_US	20000
+#define WSE_IVSHMEM_STOP_US	500000
 
 static bool ivshmem;
 module_param(ivshmem, bool, 0444);
