@@ -56,9 +56,10 @@ module hif_rx_frame #(
   localparam logic [2:0] EvtDrop       = 3'd6;  // intact, but not a request
 
   // The CRC state, from the seed, after 20 bytes and then their CRC
-  // (bytes 20..23): the seed's complement XORs the state to all ones, and
-  // 32 steps of the register from there give the same value for every
-  // header.
+  // (bytes 20..23). That CRC is the complement of the state after the 20
+  // bytes, so XORed into it, it makes the state all ones, and 32 steps of
+  // the register from there give the same value for every header. The 32
+  // steps are invertible, so no other CRC field reaches this value.
   function automatic logic [31:0] hdr_residue();
     logic [31:0] c;
     c = 32'hFFFF_FFFF;
