@@ -6,7 +6,7 @@
 // buffers a request's payload and uses it only on a WSE_EVT_OK verdict.
 // The header's CRC goes through the payload's 8-byte CRC update, a word as
 // it enters the window: over all 24 bytes, the CRC field included, the
-// state from the seed is a constant (HdrResidue) exactly when the field
+// state from the seed is a constant (hdr_residue) exactly when the field
 // holds the CRC of the 20 bytes before it (docs/host-if.md). After a bad
 // header the window drops a word and hashes the two it keeps again, two
 // cycles per resynchronized word; a 20-byte update of the whole window in
@@ -55,18 +55,6 @@ module hif_rx_frame #(
   localparam logic [2:0] EvtPayloadCrc = 3'd5;
   localparam logic [2:0] EvtDrop       = 3'd6;  // intact, but not a request
 
-  // The CRC state, from the seed, after 20 bytes and then their CRC
-  // (bytes 20..23). That CRC is the complement of the state after the 20
-  // bytes, so XORed into it, it makes the state all ones, and 32 steps of
-  // the register from there give the same value for every header. The 32
-  // steps are invertible, so no other CRC field reaches this value.
-  function automatic logic [31:0] hdr_residue();
-    logic [31:0] c;
-    c = 32'hFFFF_FFFF;
-    for (int k = 0; k < 32; k++) c = (c >> 1) ^ (32'h82F6_3B78 & {32{c[0]}});
-    hdr_residue = c;
-  endfunction
-  localparam logic [31:0] HdrResidue = hdr_residue();
 
   // Frame modes after the header checks.
   typedef enum logic [2:0] {
@@ -117,6 +105,21 @@ module hif_rx_frame #(
   logic [31:0] tag_q, length_q;
   logic        hdr_load;
 
+  // The CRC state, from the seed, after 20 bytes and then their CRC
+  // (bytes 20..23). That CRC is the complement of the state after the 20
+  // bytes, so XORed into it, it makes the state all ones, and 32 steps of
+  // the register from there give the same value for every header: the
+  // update of 4 zero bytes from all ones, a constant after elaboration.
+  // The 32 steps are invertible, so no other CRC field reaches this value.
+  logic [31:0] hdr_residue;
+  hif_crc32c #(
+    .Bytes(4)
+  ) u_residue (
+    .crc_i (32'hFFFF_FFFF),
+    .data_i(32'h0),
+    .crc_o (hdr_residue)
+  );
+
   // ---- header view of the window --------------------------------------
   logic [31:0] h_magic, h_tag, h_length;
   logic [7:0]  h_major, h_minor, h_opcode, h_flags;
@@ -149,13 +152,14 @@ module hif_rx_frame #(
     h_evt    = h_flags == 8'h02;
     h_req    = h_flags == 8'h00;
     h_words  = (NwW + 1)'((h_length + 32'd7) >> 3);
-    hdr_ok_d = h_magic == hif_pkg::ProtoMagic && crc_q == HdrResidue;
+    hdr_ok_d = h_magic == hif_pkg::ProtoMagic && crc_q == hdr_residue;
   end
 
   // A word's CRC update: the arriving link word, or (rehash) a window word
   // not yet hashed after a resynchronization; only w0 and w1 are ever
   // hashed again, since the window then holds two words.
   assign rehash   = state_q == StHdr && hp_q != cnt_q;
+
   assign crc_word = !rehash ? link_data_i : (hp_q == 2'd0 ? w0 : w1);
 
   hif_crc32c #(
