@@ -101,7 +101,7 @@ DF_GATHER_ELFS := $(foreach s,$(DF_GATHER_SEEDS),$(DF_BUILD)/elf/gather-$(s).elf
 
 # ---- Tests ----------------------------------------------------------------------------
 # Each line: ELF name, then harness options.
-DF_PROGS := tasks storm move
+DF_PROGS := tasks storm move fpu_share
 DF_ELFS  := $(addprefix $(DF_BUILD)/elf/,$(addsuffix .elf,$(DF_PROGS))) \
 	$(foreach s,$(DF_VEC_SEEDS),$(DF_BUILD)/elf/vec_ops-$(s).elf) \
 	$(foreach s,$(DF_MOVE_SEEDS),$(DF_BUILD)/elf/vec_move-$(s).elf) $(DF_SPARSE_ELFS) \

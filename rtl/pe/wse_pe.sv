@@ -135,6 +135,12 @@ module wse_pe #(
   assign cop_rf_we    = cop_df ? df_rf_we : fpu_rf_we;
   assign cop_rf_wdata = cop_df ? df_rf_wdata : fpu_rf_wdata;
 
+  // The FPU's two users: cf_* the F extension, ef_* the vector engine.
+  logic          cf_valid, cf_ready, cf_tag, cf_rvalid, cf_rtag;
+  logic          ef_valid, ef_ready, ef_hold, ef_rvalid;
+  fpu_pkg::req_t cf_req, ef_req;
+  fpu_pkg::rsp_t cf_rsp, ef_rsp;
+
   // ---- F extension -------------------------------------------------------------------
   fpu_cop u_fpu_cop (
     .clk_i            (clk_i),
@@ -152,7 +158,34 @@ module wse_pe #(
     .frm_i            (frm),
     .fs_on_i          (fs_on),
     .fflags_set_o     (fflags_set),
-    .fs_dirty_o       (fs_dirty)
+    .fs_dirty_o       (fs_dirty),
+    .fpu_valid_o      (cf_valid),
+    .fpu_req_o        (cf_req),
+    .fpu_tag_o        (cf_tag),
+    .fpu_ready_i      (cf_ready),
+    .fpu_rvalid_i     (cf_rvalid),
+    .fpu_rsp_i        (cf_rsp),
+    .fpu_tag_i        (cf_rtag)
+  );
+
+  // ---- The FPU, shared by the vector engine (first) and the F extension -------------
+  wse_pe_fpu u_fpu (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .cop_flush_i  (core_rst_i),
+    .eng_valid_i  (ef_valid),
+    .eng_req_i    (ef_req),
+    .eng_ready_o  (ef_ready),
+    .eng_hold_o   (ef_hold),
+    .eng_rvalid_o (ef_rvalid),
+    .eng_rsp_o    (ef_rsp),
+    .cop_valid_i  (cf_valid),
+    .cop_req_i    (cf_req),
+    .cop_tag_i    (cf_tag),
+    .cop_ready_o  (cf_ready),
+    .cop_rvalid_o (cf_rvalid),
+    .cop_rsp_o    (cf_rsp),
+    .cop_tag_o    (cf_rtag)
   );
 
   // ---- Management address decode --------------------------------------------------
@@ -217,7 +250,13 @@ module wse_pe #(
     .dm_rdata_i        (dm_rdata[63:0]),
     .dm_ext_we_i       (|(dm_req[3:2] & dm_we[3:2] & dm_gnt[3:2])),
     .dm_rd_lost_i      (dm_rd_lost),
-    .vec_busy_o        (vec_busy)
+    .vec_busy_o        (vec_busy),
+    .fpu_valid_o       (ef_valid),
+    .fpu_req_o         (ef_req),
+    .fpu_ready_i       (ef_ready),
+    .fpu_hold_i        (ef_hold),
+    .fpu_rvalid_i      (ef_rvalid),
+    .fpu_rsp_i         (ef_rsp)
   );
 
   // ---- DMEM: ports 0-1 vector reads, 2 management, 3 core, 4 vector write ----------

@@ -42,7 +42,14 @@ module wse_df #(
   input  logic [63:0]        dm_rdata_i,     // {read 1, read 0}
   input  logic               dm_ext_we_i,    // a core or management store to DMEM
   input  logic [DmemBanks-1:0] dm_rd_lost_i,   // banks where a core or management read lost
-  output logic               vec_busy_o
+  output logic               vec_busy_o,
+  // The PE's FPU (wse_pe_fpu), for the vector engine
+  output logic               fpu_valid_o,
+  output fpu_pkg::req_t      fpu_req_o,
+  input  logic               fpu_ready_i,
+  input  logic               fpu_hold_i,
+  input  logic               fpu_rvalid_i,
+  input  fpu_pkg::rsp_t      fpu_rsp_i
 );
   logic        is_rd, is_wr;
   logic [11:0] imm, a;
@@ -192,7 +199,13 @@ module wse_df #(
     .send_wavelet_o (esend_wavelet),
     .send_ok_i      (esend_ok),
     .act_o          (eng_act),
-    .act_task_o     (eng_task)
+    .act_task_o     (eng_task),
+    .fpu_valid_o    (fpu_valid_o),
+    .fpu_req_o      (fpu_req_o),
+    .fpu_ready_i    (fpu_ready_i),
+    .fpu_hold_i     (fpu_hold_i),
+    .fpu_rvalid_i   (fpu_rvalid_i),
+    .fpu_rsp_i      (fpu_rsp_i)
   );
 
   wse_df_mov #(

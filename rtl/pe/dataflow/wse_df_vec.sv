@@ -105,7 +105,16 @@ module wse_df_vec #(
   input  logic          send_ok_i,
   // Completion
   output logic          act_o,
-  output logic [5:0]    act_task_o
+  output logic [5:0]    act_task_o,
+  // The PE's FPU (wse_pe_fpu), shared with the core: an element is taken in
+  // the cycle it is offered (FpuAlwaysReady) and its result comes back two
+  // cycles later, in order with the engine's others
+  output logic          fpu_valid_o,
+  output fpu_pkg::req_t fpu_req_o,
+  input  logic          fpu_ready_i,
+  input  logic          fpu_hold_i,    // start no element (leave the FPU a cycle)
+  input  logic          fpu_rvalid_i,
+  input  fpu_pkg::rsp_t fpu_rsp_i
 );
   localparam int unsigned QW = $clog2(QDepth);
   localparam int unsigned RW = $clog2(RobDepth);
@@ -637,7 +646,9 @@ module wse_df_vec #(
     if (p1_v)            got_now[p1_it] = 1'b1;
     if (f_v && pop_ok_i && !sd_pop) got_now[f_it] = 1'b1;
   end
-  assign g_done = sv[0] && ((rem[3:0] & ~got_now[3:0]) == '0);
+  // An element held back (fpu_hold_i) keeps what it got and ends a cycle
+  // later, as one that waits for an operand does.
+  assign g_done = sv[0] && ((rem[3:0] & ~got_now[3:0]) == '0) && !fpu_hold_i;
 
   // Hold register of item i: bank (cb_q ^ slot), entry k.
   function automatic logic [2:0] hidx(input logic [2:0] i, input logic cb);
@@ -697,28 +708,12 @@ module wse_df_vec #(
   logic        f_in_ready, f_out_valid;
   logic [31:0] f_res;
   logic [4:0]  f_flags;
-  logic        unused_tag;
-  // The engine's operations need no div/sqrt and no conversions.
-  fpu #(
-    .TagW    (1),
-    .FullIsa (1'b0)
-  ) u_fpu (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .in_valid_i   (x_valid_q),
-    .in_ready_o   (f_in_ready),
-    .in_op_i      (fop),
-    .in_rm_i      (x_rm_q),
-    .in_a_i       (fa),
-    .in_b_i       (fb),
-    .in_c_i       (fc),
-    .in_tag_i     (1'b0),
-    .out_valid_o  (f_out_valid),
-    .out_ready_i  (1'b1),
-    .out_result_o (f_res),
-    .out_flags_o  (f_flags),
-    .out_tag_o    (unused_tag)
-  );
+  assign fpu_valid_o = x_valid_q;
+  assign fpu_req_o   = {fop, x_rm_q, fa, fb, fc};  // op, rm, a, b, c
+  assign f_in_ready  = fpu_ready_i;
+  assign f_out_valid = fpu_rvalid_i;
+  assign f_res       = fpu_rsp_i.result;
+  assign f_flags     = fpu_rsp_i.flags;
 
   // ---- W: in-order retirement -----------------------------------------------------------
   logic        h_ready, h_pop;
@@ -1013,7 +1008,7 @@ module wse_df_vec #(
   assign done_cnt_o = done_q;
 
   logic unused;
-  assign unused = ^{unused_tag, vop_i[31:26], rd0_gnt_i, rd1_gnt_i};
+  assign unused = ^{vop_i[31:26], rd0_gnt_i, rd1_gnt_i};
 
   `ASSERT(FpuAlwaysReady, !x_valid_q || f_in_ready)
   `ASSERT(OnePopper, !(f_v && sd_pop))

@@ -1,6 +1,7 @@
 // Single-precision FPU of a PE: every RV32F operation except loads/stores,
 // bit-exact with RISC-V semantics (subnormals, five rounding modes, fflags,
-// canonical NaN). Valid/ready in and out, in-order results.
+// canonical NaN). Valid/ready in and out; results in issue order, except
+// that operations issued while a div/sqrt iterates may pass it.
 //
 //   stage 0: unpack, special cases, 24x24 product, addend alignment,
 //            non-arithmetic ops, float-to-int; starts div/sqrt
@@ -9,8 +10,15 @@
 //
 // Add, sub, mul and the fused ops are fully pipelined: a result two cycles
 // (three with RoundStage) after acceptance, one operation per cycle. fdiv/fsqrt run in the
-// iterative unit, which blocks new operations until its result has entered
-// stage 1. The core resolves the DYN rounding mode before issue.
+// iterative unit. A second div/sqrt waits until the first's result has
+// entered stage 1, but every other operation is taken while it iterates:
+// the PE's vector engine shares this FPU with the core (wse_pe_fpu) and
+// must never be held up by the core's division. The division's result
+// enters stage 1 in the first cycle that takes no other operation
+// (div_wait_o tells a user that keeps the FPU busy to leave one); its
+// issuer waits for it, so a user that issues nothing meanwhile (the core)
+// still sees its own results in order. The core resolves the DYN rounding
+// mode before issue.
 //
 // FullIsa = 0 leaves out the iterative div/sqrt unit and the two
 // conversions (fcvt.w[u].s, fcvt.s.w[u]): about 3,100 of the unit's 7,800
@@ -37,7 +45,8 @@ module fpu #(
   input  logic               out_ready_i,
   output logic [31:0]        out_result_o,  // float bits or integer result
   output logic [4:0]         out_flags_o,   // NV DZ OF UF NX, to OR into fflags
-  output logic [TagW-1:0]    out_tag_o
+  output logic [TagW-1:0]    out_tag_o,
+  output logic               div_wait_o     // a div/sqrt result waits for stage 1
 );
   localparam int unsigned ExpW = fpu_pkg::ExpW;
   localparam int unsigned RndW = fpu_pkg::RndW;
@@ -164,10 +173,13 @@ module fpu #(
   // ------------------------------------------------------ handshake control
   logic adv, accept, ds_busy, ds_done, ds_take;
 
+  // in_ready_o looks at in_op_i: only a div/sqrt waits for the iterative
+  // unit. The unit's result takes stage 1 when nothing else enters it.
   assign adv        = !out_valid_o || out_ready_i;
-  assign in_ready_o = adv && !ds_busy;
+  assign in_ready_o = adv && !(op_ds && ds_busy);
   assign accept     = in_valid_i && in_ready_o;
-  assign ds_take    = ds_done && adv;
+  assign ds_take    = ds_done && adv && !accept;
+  assign div_wait_o = ds_done;
 
   logic                   ds_special, ds_sign, ds_sticky;
   logic [31:0]            ds_special_res;
@@ -514,17 +526,20 @@ module fpu #(
   `ASSERT_KNOWN(OutResultKnown_A, out_result_o)
   `ASSERT_NEXT(OutHeld_A, out_valid_o && !out_ready_i,
                out_valid_o && $stable(out_result_o) && $stable(out_flags_o))
-  `ASSERT(NoIssueWhileDivSqrt_A, !(ds_busy && in_ready_o))
+  // one division at a time; the others pass it (DivSqrtPassed_C)
+  `ASSERT(OneDivSqrt_A, !(ds_busy && accept && op_ds))
+  `ASSERT(DivSqrtTakesFreeCycle_A, !(ds_take && accept))
   `ASSERT(UnsupportedOp_A, FullIsa || !in_valid_i ||
           !(in_op_i inside {fpu_pkg::OpDiv, fpu_pkg::OpSqrt, fpu_pkg::OpCvtWS,
                             fpu_pkg::OpCvtWuS, fpu_pkg::OpCvtSW, fpu_pkg::OpCvtSWu}))
   `ASSERT(RoundInNormalized_A,
           !(s1_valid_q && s1_kind_q != KindBypass && !rn_zero) || rn_mant[RndW-1])
   `ASSERT(RounderInNormalized_A, !(rr_valid && !rr_bypass && !rr_zero) || rr_mant[RndW-1])
-  `ASSERT(SpecialNotBoth_A, !(accept && op_ds && ds_take))
   `ASSERT(FlagsOnlyOnValid_A, !(out_valid_o && out_flags_o[fpu_pkg::FlagDz] &&
                                 out_flags_o[fpu_pkg::FlagNv]))
-  `COVER(DivSqrtBlocksIssue_C, ds_busy && in_valid_i)
+  `COVER(DivSqrtBlocksIssue_C, ds_busy && in_valid_i && op_ds)
+  `COVER(DivSqrtPassed_C, ds_busy && accept)
+  `COVER(DivSqrtWaitsForStage1_C, ds_done && adv && accept)
   `COVER(OutBackpressure_C, out_valid_o && !out_ready_i)
   `COVER(BackToBackFma_C, accept && op_fma && s1_valid_q && s1_kind_q == KindFma)
   // datapath corners: alignment clamp and jamming, deep cancellation,

@@ -2,15 +2,14 @@
 // register file, decode of every RV32F instruction handed over on the core's
 // coprocessor port, flw/fsw through the core's LSU, and the FPU itself.
 // fcsr stays in the core's CSR file: this block reads frm and mstatus.FS and
-// reports the flags of each completed operation.
+// reports the flags of each completed operation. The FPU itself is the
+// PE's (wse_pe_fpu), shared with the vector engine, on the fpu_* port.
 //
 // Port contract (wse_pe_core): cop_req_i is held with stable operands until
 // cop_done_o; cop_accept_o depends on the instruction word only and is low
 // for encodings this block does not implement, which then trap as illegal
 // (reserved rm, DYN with an invalid frm, fmt != S, FS = Off, custom opcodes).
-module fpu_cop #(
-  parameter int unsigned DivIterPerCycle = 2
-) (
+module fpu_cop (
   input  logic        clk_i,
   input  logic        rst_ni,
 
@@ -28,7 +27,16 @@ module fpu_cop #(
   input  logic [2:0]  frm_i,
   input  logic        fs_on_i,
   output logic [4:0]  fflags_set_o,
-  output logic        fs_dirty_o
+  output logic        fs_dirty_o,
+
+  // The FPU: one operation at a time, its result taken when it comes
+  output logic          fpu_valid_o,
+  output fpu_pkg::req_t fpu_req_o,
+  output logic          fpu_tag_o,     // the result goes to an integer register
+  input  logic          fpu_ready_i,
+  input  logic          fpu_rvalid_i,
+  input  fpu_pkg::rsp_t fpu_rsp_i,
+  input  logic          fpu_tag_i
 );
   localparam logic [6:0] OpcLoadFp  = 7'b0000111;
   localparam logic [6:0] OpcStoreFp = 7'b0100111;
@@ -172,26 +180,14 @@ module fpu_cop #(
   assign arith        = cop_req_i && !is_load && !is_store;
   assign fpu_in_valid = arith && !issued_q;
 
-  fpu #(
-    .TagW            (1),
-    .DivIterPerCycle (DivIterPerCycle)
-  ) u_fpu (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .in_valid_i   (fpu_in_valid),
-    .in_ready_o   (fpu_in_ready),
-    .in_op_i      (op),
-    .in_rm_i      (rm),
-    .in_a_i       (int_src ? cop_rs1_i : fa),
-    .in_b_i       (fb),
-    .in_c_i       (fc),
-    .in_tag_i     (int_dst),
-    .out_valid_o  (fpu_out_valid),
-    .out_ready_i  (1'b1),
-    .out_result_o (fpu_result),
-    .out_flags_o  (fpu_flags),
-    .out_tag_o    (fpu_out_int)
-  );
+  assign fpu_valid_o   = fpu_in_valid;
+  assign fpu_req_o     = {op, rm, int_src ? cop_rs1_i : fa, fb, fc};  // op, rm, a, b, c
+  assign fpu_tag_o     = int_dst;
+  assign fpu_in_ready  = fpu_ready_i;
+  assign fpu_out_valid = fpu_rvalid_i;
+  assign fpu_result    = fpu_rsp_i.result;
+  assign fpu_flags     = fpu_rsp_i.flags;
+  assign fpu_out_int   = fpu_tag_i;
 
   always_comb begin
     issued_d = issued_q;

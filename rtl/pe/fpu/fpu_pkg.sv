@@ -32,4 +32,18 @@ package fpu_pkg;
   // Significand handed to the rounder: 24 kept bits, a round bit and one
   // more bit, plus a separate sticky.
   localparam int unsigned RndW = 26;
+
+  // An operation for the PE's FPU from one of its users (wse_pe_fpu: the
+  // F extension and the vector engine), and its result.
+  typedef struct packed {
+    op_e         op;
+    logic [2:0]  rm;
+    logic [31:0] a;
+    logic [31:0] b;
+    logic [31:0] c;
+  } req_t;
+  typedef struct packed {
+    logic [31:0] result;
+    logic [4:0]  flags;    // NV DZ OF UF NX, to OR into fflags
+  } rsp_t;
 endpackage
