@@ -118,7 +118,6 @@ module wse_df_vec #(
 );
   localparam int unsigned QW = $clog2(QDepth);
   localparam int unsigned RW = $clog2(RobDepth);
-  localparam int unsigned OcW = $clog2(OcN);
   localparam int unsigned BankW = (DmemBanks > 1) ? $clog2(DmemBanks) : 1;
   // Operand items of an element.
   localparam int unsigned ItS = 0, ItA = 1, ItB = 2, ItD = 3;
@@ -526,13 +525,16 @@ module wse_df_vec #(
     end
   end
 
-  // Completion queue (declared here: G checks its addresses).
-  logic [AW-1:0]   rb_addr [RobDepth];
-  logic [31:0]     rb_data [RobDepth];
-  logic [RobDepth-1:0] rb_v, rb_full, rb_fab, rb_last, rb_ten, rb_nop;
-  logic [5:0]      rb_tid [RobDepth];
-  logic [RW-1:0]   rb_alloc_q, rb_fill_q, rb_head_q;
-  logic [RW:0]     rb_cnt_q;
+  // Completion queue (wse_df_rob; declared here: G checks its addresses).
+  logic [RW:0]       rb_cnt;
+  logic [7:0]        rb_pend;
+  logic [8*AW-1:0]   pend_addr;
+  logic              rb_fab, rb_nop, rb_last, rb_ten;
+  logic [AW-1:0]     rb_addr;
+  logic [5:0]        rb_tid;
+  always_comb begin
+    for (int i = 0; i < 8; i++) pend_addr[i*AW +: AW] = iaddr[i];
+  end
 
   // A read waits while a pending result (or, for the next element, the
   // current element's result) will write its address.
@@ -542,34 +544,46 @@ module wse_df_vec #(
   always_comb begin
     for (int i = 0; i < 8; i++) begin
       haz[i] = (i >= 4) && cur_wr_mem && (iaddr[i] == p0e[0]);
-      for (int e = 0; e < RobDepth; e++)
-        if (rb_v[e] && !rb_fab[e] && rb_addr[e] == iaddr[i]) haz[i] = 1'b1;
+      if (rb_pend[i]) haz[i] = 1'b1;
     end
   end
 
-  // Operand cache for the a operand (LEN0-long activations reused by every
-  // pass and every operation): OcN entries, filled by a-reads, updated by
-  // the engine's own writes, emptied by any core or management store.
-  logic [OcN-1:0] oc_v;
-  logic [AW-1:0]  oc_addr [OcN];
-  logic [31:0]    oc_data [OcN];
-  logic [OcW-1:0] oc_ptr_q;
-  logic [7:0]     oc_hit;
-  logic [31:0]    oc_val [8];
+  // Operand cache for the a operand (wse_df_opcache): looked up by the a
+  // items of both slots, filled by the a-reads.
+  logic [7:0]          oc_hit;
+  logic [31:0]         oc_val [8];
+  logic [1:0]          oc_hit2, oc_fill;
+  logic [63:0]         oc_data2;
   always_comb begin
     for (int i = 0; i < 8; i++) begin
       oc_hit[i] = 1'b0;
       oc_val[i] = '0;
-      if ((i % 4) == ItA && ismem[i]) begin
-        for (int j = 0; j < OcN; j++) begin
-          if (oc_v[j] && oc_addr[j] == iaddr[i]) begin
-            oc_hit[i] = 1'b1;
-            oc_val[i] = oc_data[j];
-          end
-        end
-      end
+    end
+    for (int sl = 0; sl < 2; sl++) begin
+      oc_hit[4*sl + ItA] = oc_hit2[sl] && ismem[4*sl + ItA];
+      oc_val[4*sl + ItA] = oc_data2[sl*32 +: 32];
     end
   end
+
+  wse_df_opcache #(
+    .AW      (AW),
+    .Entries (OcN)
+  ) u_oc (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .addr_i        ({iaddr[4 + ItA], iaddr[ItA]}),
+    .hit_o         (oc_hit2),
+    .data_o        (oc_data2),
+    .fill_i        (oc_fill),
+    .fill_addr_i   ({rd1_addr_o, rd0_addr_o}),
+    .fill_data_i   ({rd1_data_i, rd0_data_i}),
+    .wr_i          (wr_req_o && wr_gnt_i),
+    .wr_addr_i     (wr_addr_o),
+    .wr_data_i     (wr_data_o),
+    .mov_wr_i      (mov_wr_i),
+    .mov_wr_addr_i (mov_wr_addr_i),
+    .ext_we_i      (ext_we_i)
+  );
 
   // A bank where a core or management read lost to the engine is left to
   // it the next cycle (yield_q: the arbiter's outcome reaches the engine's
@@ -594,7 +608,7 @@ module wse_df_vec #(
   assign la_ok = sp_h0 ? !last0 :
                  nop_h0 ? 1'b0 :
                  (n_h == h0) ? (!ga_run || ga_v1) : !la_special;
-  assign go    = qv && (32'(rb_cnt_q) < RobDepth);
+  assign go    = qv && (32'(rb_cnt) < RobDepth);
   assign sv    = {go && el_ok && n_valid && la_ok, go && el_ok};
   always_comb begin
     for (int i = 0; i < 8; i++) begin
@@ -630,6 +644,11 @@ module wse_df_vec #(
     end
   end
 
+  // an a-read fills the operand cache unless a move writes its word now
+  assign oc_fill[0] = p0_v && (p0_it[1:0] == 2'(ItA)) &&
+                      !(mov_wr_i && mov_wr_addr_i == rd0_addr_o);
+  assign oc_fill[1] = p1_v && (p1_it[1:0] == 2'(ItA)) &&
+                      !(mov_wr_i && mov_wr_addr_i == rd1_addr_o);
   assign rd0_req_o   = p0_v;
   assign rd0_addr_o  = iaddr[p0_it];
   assign rd1_req_o   = p1_v;
@@ -666,8 +685,6 @@ module wse_df_vec #(
   logic [31:0] hold_d [8];
   logic [31:0] val [4];
   logic [31:0] s_cur_q;              // B of the current pass
-  logic        fill0_q, fill1_q;     // an a-read arrives on port 0 / 1
-  logic [AW-1:0] fill0_addr_q, fill1_addr_q;
 
   always_comb begin
     for (int j = 0; j < 8; j++) begin
@@ -718,28 +735,52 @@ module wse_df_vec #(
   // ---- W: in-order retirement -----------------------------------------------------------
   logic        h_ready, h_pop;
   logic [31:0] h_data;
-  assign h_ready = rb_v[rb_head_q] && (rb_full[rb_head_q] || (f_out_valid && rb_fill_q == rb_head_q));
-  assign h_data  = rb_full[rb_head_q] ? rb_data[rb_head_q] : f_res;
-  assign wr_req_o   = h_ready && !rb_fab[rb_head_q] && !rb_nop[rb_head_q];
-  assign wr_addr_o  = rb_addr[rb_head_q];
+
+  wse_df_rob #(
+    .AW    (AW),
+    .Depth (RobDepth)
+  ) u_rob (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .alloc_i      (g_done),
+    .alloc_fab_i  (!cur_wr_mem),
+    .alloc_nop_i  ((sp_h0 && kind_cur == SpEnd) || nop_h0),
+    .alloc_addr_i (cur_wr_mem ? p0e[0] : qf_base[0][0]),
+    .alloc_last_i (elast),
+    .alloc_ten_i  (qf_ten),
+    .alloc_tid_i  (qf_tid),
+    .fill_i       (f_out_valid),
+    .fill_data_i  (f_res),
+    .head_ready_o (h_ready),
+    .head_data_o  (h_data),
+    .head_fab_o   (rb_fab),
+    .head_nop_o   (rb_nop),
+    .head_addr_o  (rb_addr),
+    .head_last_o  (rb_last),
+    .head_ten_o   (rb_ten),
+    .head_tid_o   (rb_tid),
+    .pop_i        (h_pop),
+    .pend_addr_i  (pend_addr),
+    .pend_o       (rb_pend),
+    .cnt_o        (rb_cnt)
+  );
+
+  assign wr_req_o   = h_ready && !rb_fab && !rb_nop;
+  assign wr_addr_o  = rb_addr;
   assign wr_data_o  = h_data;
-  assign send_req_o = h_ready && rb_fab[rb_head_q] && !rb_nop[rb_head_q];
-  assign send_wavelet_o = {1'b0, rb_addr[rb_head_q][4:0], h_data};
+  assign send_req_o = h_ready && rb_fab && !rb_nop;
+  assign send_wavelet_o = {1'b0, rb_addr[4:0], h_data};
   assign h_pop      = (wr_req_o && wr_gnt_i) || (send_req_o && send_ok_i) ||
-                      (h_ready && rb_nop[rb_head_q]);
-  assign act_o      = h_pop && rb_last[rb_head_q] && rb_ten[rb_head_q];
-  assign act_task_o = rb_tid[rb_head_q];
+                      (h_ready && rb_nop);
+  assign act_o      = h_pop && rb_last && rb_ten;
+  assign act_task_o = rb_tid;
 
   // ---- State update -----------------------------------------------------------------------
   logic [4:0]  flags_q;
   logic [31:0] done_q;
-  logic        ext_we_q;
 
   function automatic logic [QW-1:0] qinc(input logic [QW-1:0] v);
     qinc = (32'(v) == QDepth - 1) ? '0 : v + 1'b1;
-  endfunction
-  function automatic logic [RW-1:0] rinc(input logic [RW-1:0] v);
-    rinc = (32'(v) == RobDepth - 1) ? '0 : v + 1'b1;
   endfunction
   function automatic logic [AW-1:0] sx(input logic [15:0] s);
     sx = AW'({{16{s[15]}}, s});
@@ -761,20 +802,13 @@ module wse_df_vec #(
       x_news_q <= 1'b0; x_bank_q <= 1'b0; s_cur_q <= '0;
       arr_q <= '0; arrp_q <= '0;
       for (int j = 0; j < 8; j++) hold_q[j] <= '0;
-      oc_v <= '0; oc_ptr_q <= '0; ext_we_q <= 1'b0; yield_q <= '0;
-      fill0_q <= 1'b0; fill1_q <= 1'b0; fill0_addr_q <= '0; fill1_addr_q <= '0;
-      for (int j = 0; j < OcN; j++) begin oc_addr[j] <= '0; oc_data[j] <= '0; end
-      for (int e = 0; e < RobDepth; e++) begin
-        rb_addr[e] <= '0; rb_data[e] <= '0; rb_tid[e] <= '0;
-      end
-      rb_v <= '0; rb_full <= '0; rb_fab <= '0; rb_last <= '0; rb_ten <= '0; rb_nop <= '0;
+      yield_q <= '0;
       sd_idx_q <= 1'b1; sd_started_q <= 1'b0; sd_done_q <= 1'b0; sd_codes_q <= '0;
       sd_k_q <= '0; sd_pos_q <= '0; sd_last_q <= 1'b0;
       nx_v_q <= 1'b0; nx_last_q <= 1'b0; nx_kind_q <= SpPass; nx_val_q <= '0;
       nx_row_q[0] <= '0; nx_row_q[1] <= '0;
       ex_act_q <= 1'b0; ex_last_q <= 1'b0; ex_mac_q <= 1'b0; ex_kind_q <= SpPass;
       sp_err_q <= 1'b0;
-      rb_alloc_q <= '0; rb_fill_q <= '0; rb_head_q <= '0; rb_cnt_q <= '0;
       flags_q <= '0; done_q <= '0;
     end else begin
       // descriptor writes and issue
@@ -840,64 +874,11 @@ module wse_df_vec #(
       arrp_q <= arrp_d;
       for (int j = 0; j < 8; j++) hold_q[j] <= hold_d[j];
 
-      // operand cache
-      fill0_q      <= p0_v && (p0_it[1:0] == 2'(ItA)) &&
-                      !(mov_wr_i && mov_wr_addr_i == rd0_addr_o);
-      fill1_q      <= p1_v && (p1_it[1:0] == 2'(ItA)) &&
-                      !(mov_wr_i && mov_wr_addr_i == rd1_addr_o);
-      fill0_addr_q <= rd0_addr_o;
-      fill1_addr_q <= rd1_addr_o;
-      ext_we_q     <= ext_we_i;
       yield_q      <= rd_lost_i;
-      if (ext_we_i) begin
-        oc_v <= '0;
-      end else begin
-        for (int j = 0; j < OcN; j++) begin
-          if (wr_req_o && wr_gnt_i && oc_v[j] && oc_addr[j] == wr_addr_o) oc_data[j] <= wr_data_o;
-          if (mov_wr_i && oc_addr[j] == mov_wr_addr_i) oc_v[j] <= 1'b0;
-        end
-        if (!ext_we_q) begin
-          if (fill0_q && !(mov_wr_i && mov_wr_addr_i == fill0_addr_q)) begin
-            oc_v[oc_ptr_q]    <= 1'b1;
-            oc_addr[oc_ptr_q] <= fill0_addr_q;
-            oc_data[oc_ptr_q] <= rd0_data_i;
-          end
-          if (fill1_q && !(mov_wr_i && mov_wr_addr_i == fill1_addr_q)) begin
-            oc_v[oc_ptr_q + OcW'(fill0_q)]    <= 1'b1;
-            oc_addr[oc_ptr_q + OcW'(fill0_q)] <= fill1_addr_q;
-            oc_data[oc_ptr_q + OcW'(fill0_q)] <= rd1_data_i;
-          end
-          oc_ptr_q <= oc_ptr_q + OcW'(fill0_q) + OcW'(fill1_q);
-        end
-      end
 
-      // completion queue
-      if (g_done) begin
-        rb_v[rb_alloc_q]    <= 1'b1;
-        rb_full[rb_alloc_q] <= 1'b0;
-        rb_fab[rb_alloc_q]  <= !cur_wr_mem;
-        rb_nop[rb_alloc_q]  <= (sp_h0 && kind_cur == SpEnd) || nop_h0;
-        rb_addr[rb_alloc_q] <= cur_wr_mem ? p0e[0] : qf_base[0][0];
-        rb_last[rb_alloc_q] <= elast;
-        rb_ten[rb_alloc_q]  <= qf_ten;
-        rb_tid[rb_alloc_q]  <= qf_tid;
-        rb_alloc_q <= rinc(rb_alloc_q);
-      end
-      if (f_out_valid) begin
-        rb_fill_q <= rinc(rb_fill_q);
-        if (!(h_pop && rb_fill_q == rb_head_q)) begin
-          rb_full[rb_fill_q] <= 1'b1;
-          rb_data[rb_fill_q] <= f_res;
-        end
-        flags_q <= flags_q | f_flags;
-      end
-      if (h_pop) begin
-        rb_v[rb_head_q]    <= 1'b0;
-        rb_full[rb_head_q] <= 1'b0;
-        rb_head_q <= rinc(rb_head_q);
-        if (rb_last[rb_head_q]) done_q <= done_q + 32'd1;
-      end
-      rb_cnt_q <= rb_cnt_q + (RW+1)'(g_done) - (RW+1)'(h_pop);
+      // completion
+      if (f_out_valid) flags_q <= flags_q | f_flags;
+      if (h_pop && rb_last) done_q <= done_q + 32'd1;
 
       // SPMACS decoder: fills the next pass while the current one runs
       if (sp_h0 && !sd_done_q && !nx_v_q) begin
@@ -1003,8 +984,8 @@ module wse_df_vec #(
 
   assign flags_o    = flags_q;
   assign sp_err_o   = sp_err_q;
-  assign busy_o     = (q_cnt_q != '0) || (rb_cnt_q != '0);
-  assign status_o   = {busy_o, 23'd0, 4'(q_cnt_q), 4'(rb_cnt_q)};
+  assign busy_o     = (q_cnt_q != '0) || (rb_cnt != '0);
+  assign status_o   = {busy_o, 23'd0, 4'(q_cnt_q), 4'(rb_cnt)};
   assign done_cnt_o = done_q;
 
   logic unused;
@@ -1032,10 +1013,6 @@ module wse_df_vec #(
   `COVER(SpOverlap, sd_pop_ok && ex_act_q)
   `COVER(SpLookAhead, sp_h0 && p1_v && p1_it[2])
   `ASSERT(ReadGranted, (!rd0_req_o || rd0_gnt_i) && (!rd1_req_o || rd1_gnt_i))
-  `ASSERT(RobNoOverflow, !(g_done && 32'(rb_cnt_q) >= RobDepth))
-  logic fill_v;
-  assign fill_v = rb_v[rb_fill_q];
-  `ASSERT(FpuOutHasEntry, !f_out_valid || fill_v)
   `COVER(HazardStall, go && ((haz & rem) != '0))
   `COVER(LookAheadRead, p1_v && p1_it[2] && !p0_it[2])
   `COVER(CacheHit, (take_now & ~isimm) != '0)
