@@ -122,27 +122,64 @@ module wse_df_vec #(
   // Operand items of an element.
   localparam int unsigned ItS = 0, ItA = 1, ItB = 2, ItD = 3;
 
-  // ---- Descriptor registers --------------------------------------------------
-  logic [31:0] dbase_q [8];
-  logic [15:0] dlen0_q [8];
-  logic [15:0] dst0_q  [8];
-  logic [15:0] dlen1_q [8];
-  logic [15:0] dst1_q  [8];
-  logic [7:0]  dfab_q;
-  logic [15:0] dadv_q  [8];
+  // ---- Issue: the operation word's fields ---------------------------------------
+  logic [QW-1:0] q_head_q, q_tail_q;  // the operation queue's
+  logic [QW-1:0] h0, h1;             // the head, the entry after it
+  logic [QW:0]   q_cnt_q;
+  logic [2:0] iss_d, iss_a, iss_b;
+  logic [3:0] iss_op;
+  logic [1:0] iss_bm;
+  logic       iss_useb, iss;
+  assign iss_op   = vop_i[3:0];
+  assign iss_d    = vop_i[6:4];
+  assign iss_a    = vop_i[9:7];
+  assign iss_b    = vop_i[12:10];
+  assign iss_bm   = vop_i[14:13];
+  assign iss_useb = ((iss_op == wse_df_pkg::VFadd || iss_op == wse_df_pkg::VFmul ||
+                      iss_op == wse_df_pkg::VFmac || iss_op == wse_df_pkg::VFmax) &&
+                     (iss_bm == wse_df_pkg::BVec || iss_bm == wse_df_pkg::BPerPass)) ||
+                    (iss_op == wse_df_pkg::VFmac && iss_bm == wse_df_pkg::BAddend);
+  assign vop_ok_o = vop_req_i && (32'(q_cnt_q) < QDepth);
+  assign iss      = vop_ok_o;
+
+  // ---- Descriptor registers (wse_df_dsd) -----------------------------------------
+  // The operation word's dst, a and b (k = 0, 1, 2) are read at once.
+  logic [31:0] ds_base [3];
+  logic [15:0] ds_len0 [3];
+  logic [15:0] ds_st0  [3];
+  logic [15:0] ds_len1 [3];
+  logic [15:0] ds_st1  [3];
+  logic [2:0]  ds_fab;
+  logic [95:0] ds_base_w;
+  logic [47:0] ds_len0_w, ds_st0_w, ds_len1_w, ds_st1_w;
   logic [31:0] scalar_q;
 
+  wse_df_dsd u_dsd (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .we_i     (dsd_we_i),
+    .idx_i    (dsd_idx_i),
+    .field_i  (dsd_field_i),
+    .wdata_i  (dsd_wdata_i),
+    .rdata_o  (dsd_rdata_o),
+    .rd_idx_i ({iss_b, iss_a, iss_d}),
+    .base_o   (ds_base_w),
+    .len0_o   (ds_len0_w),
+    .st0_o    (ds_st0_w),
+    .len1_o   (ds_len1_w),
+    .st1_o    (ds_st1_w),
+    .fab_o    (ds_fab),
+    // an issue advances the descriptors it uses, a move its dst and a
+    .adv_i    ({iss && iss_useb, iss || mov_push_o, iss || mov_push_o})
+  );
   always_comb begin
-    unique case (dsd_field_i)
-      3'd0:    dsd_rdata_o = dbase_q[dsd_idx_i];
-      3'd1:    dsd_rdata_o = {16'd0, dlen0_q[dsd_idx_i]};
-      3'd2:    dsd_rdata_o = {{16{dst0_q[dsd_idx_i][15]}}, dst0_q[dsd_idx_i]};
-      3'd3:    dsd_rdata_o = {16'd0, dlen1_q[dsd_idx_i]};
-      3'd4:    dsd_rdata_o = {{16{dst1_q[dsd_idx_i][15]}}, dst1_q[dsd_idx_i]};
-      3'd5:    dsd_rdata_o = {31'd0, dfab_q[dsd_idx_i]};
-      3'd6:    dsd_rdata_o = {{16{dadv_q[dsd_idx_i][15]}}, dadv_q[dsd_idx_i]};
-      default: dsd_rdata_o = '0;
-    endcase
+    for (int k = 0; k < 3; k++) begin
+      ds_base[k] = ds_base_w[32*k +: 32];
+      ds_len0[k] = ds_len0_w[16*k +: 16];
+      ds_st0[k]  = ds_st0_w[16*k +: 16];
+      ds_len1[k] = ds_len1_w[16*k +: 16];
+      ds_st1[k]  = ds_st1_w[16*k +: 16];
+    end
   end
 
   // ---- Operation queue ----------------------------------------------------------
@@ -176,40 +213,21 @@ module wse_df_vec #(
           qf_base[2][0], qf_base[1][0], qf_base[0][0], qf_fab[0]} = q_rdata;
   assign {qf_op[1], qf_bm[1], qf_g[1], qf_sc[1], qf_base[2][1], qf_base[1][1], qf_base[0][1],
           qf_fab[1]} = q1_rdata;
-  logic [QW-1:0] q_head_q, q_tail_q;
-  logic [QW-1:0] h0, h1;             // the head, the entry after it
-  logic [QW:0]   q_cnt_q;
 
-  logic [2:0] iss_d, iss_a, iss_b;
-  logic [3:0] iss_op;
-  logic [1:0] iss_bm;
-  logic       iss_useb, iss;
-  assign iss_op   = vop_i[3:0];
-  assign iss_d    = vop_i[6:4];
-  assign iss_a    = vop_i[9:7];
-  assign iss_b    = vop_i[12:10];
-  assign iss_bm   = vop_i[14:13];
-  assign iss_useb = ((iss_op == wse_df_pkg::VFadd || iss_op == wse_df_pkg::VFmul ||
-                      iss_op == wse_df_pkg::VFmac || iss_op == wse_df_pkg::VFmax) &&
-                     (iss_bm == wse_df_pkg::BVec || iss_bm == wse_df_pkg::BPerPass)) ||
-                    (iss_op == wse_df_pkg::VFmac && iss_bm == wse_df_pkg::BAddend);
-  assign vop_ok_o = vop_req_i && (32'(q_cnt_q) < QDepth);
-  assign iss      = vop_ok_o;
 
   // A move: dst must be a memory descriptor, a a fabric one, both lengths
   // non-zero; otherwise the issue completes without effect (rejected).
   logic mov_bad;
-  assign mov_bad     = dfab_q[iss_d] || !dfab_q[iss_a] ||
-                       dlen0_q[iss_d] == '0 || dlen1_q[iss_d] == '0;
+  assign mov_bad     = ds_fab[0] || !ds_fab[1] || ds_len0[0] == '0 || ds_len1[0] == '0;
   assign mov_ok_o    = mov_req_i && (mov_bad || mov_room_i);
   assign mov_push_o  = mov_req_i && !mov_bad && mov_room_i;
   assign mov_rej_o   = mov_req_i && mov_bad;
-  assign mov_base_o  = dbase_q[iss_d][AW+1:2];
-  assign mov_len0_o  = dlen0_q[iss_d];
-  assign mov_st0_o   = dst0_q[iss_d];
-  assign mov_len1_o  = dlen1_q[iss_d];
-  assign mov_st1_o   = dst1_q[iss_d];
-  assign mov_color_o = dbase_q[iss_a][4:0];
+  assign mov_base_o  = ds_base[0][AW+1:2];
+  assign mov_len0_o  = ds_len0[0];
+  assign mov_st0_o   = ds_st0[0];
+  assign mov_len1_o  = ds_len1[0];
+  assign mov_st1_o   = ds_st1[0];
+  assign mov_color_o = ds_base[1][4:0];
 
   // Word index in DMEM of a byte address, or the color of a fabric descriptor.
   function automatic logic [AW-1:0] word_of(input logic [AW+1:0] b, input logic fab);
@@ -218,14 +236,14 @@ module wse_df_vec #(
 
   assign h0 = q_head_q;
   assign h1 = qinc(q_head_q);
-  assign q_wdata = {vop_i[24:22], vop_i[15], vop_i[21:16], dlen0_q[iss_d], dlen1_q[iss_d],
-                    dst0_q[iss_b], dst0_q[iss_a], dst0_q[iss_d],
-                    dst1_q[iss_b], dst1_q[iss_a], dst1_q[iss_d],
+  assign q_wdata = {vop_i[24:22], vop_i[15], vop_i[21:16], ds_len0[0], ds_len1[0],
+                    ds_st0[2], ds_st0[1], ds_st0[0],
+                    ds_st1[2], ds_st1[1], ds_st1[0],
                     iss_op, iss_bm, vop_i[wse_df_pkg::VopGather], scalar_q,
-                    word_of(dbase_q[iss_b][AW+1:0], dfab_q[iss_b]),
-                    word_of(dbase_q[iss_a][AW+1:0], dfab_q[iss_a]),
-                    word_of(dbase_q[iss_d][AW+1:0], dfab_q[iss_d]),
-                    dfab_q[iss_b], dfab_q[iss_a], dfab_q[iss_d]};
+                    word_of(ds_base[2][AW+1:0], ds_fab[2]),
+                    word_of(ds_base[1][AW+1:0], ds_fab[1]),
+                    word_of(ds_base[0][AW+1:0], ds_fab[0]),
+                    ds_fab[2], ds_fab[1], ds_fab[0]};
   prim_ram_nr1w #(
     .Width (QEW),
     .Depth (QDepth),
@@ -788,11 +806,6 @@ module wse_df_vec #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int i = 0; i < 8; i++) begin
-        dbase_q[i] <= '0; dlen0_q[i] <= 16'd1; dst0_q[i] <= 16'd1;
-        dlen1_q[i] <= 16'd1; dst1_q[i] <= '0; dadv_q[i] <= '0;
-      end
-      dfab_q   <= '0;
       scalar_q <= '0;
       q_head_q <= '0; q_tail_q <= '0; q_cnt_q <= '0;
       g_first_q <= 1'b1; g_i0_q <= '0; g_i1_q <= '0; g_got_q <= '0; la_got_q <= '0;
@@ -811,27 +824,10 @@ module wse_df_vec #(
       sp_err_q <= 1'b0;
       flags_q <= '0; done_q <= '0;
     end else begin
-      // descriptor writes and issue
-      if (dsd_we_i) begin
-        unique case (dsd_field_i)
-          3'd0:    dbase_q[dsd_idx_i] <= dsd_wdata_i;
-          3'd1:    dlen0_q[dsd_idx_i] <= dsd_wdata_i[15:0];
-          3'd2:    dst0_q[dsd_idx_i]  <= dsd_wdata_i[15:0];
-          3'd3:    dlen1_q[dsd_idx_i] <= dsd_wdata_i[15:0];
-          3'd4:    dst1_q[dsd_idx_i]  <= dsd_wdata_i[15:0];
-          3'd5:    dfab_q[dsd_idx_i]  <= dsd_wdata_i[0];
-          3'd6:    dadv_q[dsd_idx_i]  <= dsd_wdata_i[15:0];
-          default: ;
-        endcase
-      end
+      // issue
       if (scalar_we_i) scalar_q <= scalar_i;
       if (iss) begin
         q_tail_q <= qinc(q_tail_q);
-      end
-      for (int i = 0; i < 8; i++) begin
-        if ((iss && (3'(i) == iss_d || 3'(i) == iss_a || (iss_useb && 3'(i) == iss_b))) ||
-            (mov_push_o && (3'(i) == iss_d || 3'(i) == iss_a)))
-          dbase_q[i] <= dbase_q[i] + {{14{dadv_q[i][15]}}, dadv_q[i], 2'b00};
       end
       q_cnt_q <= q_cnt_q + (QW+1)'(iss) - (QW+1)'(g_done && elast);
 
