@@ -2,26 +2,30 @@
 // (docs/pe-programming.md): for each, BASE (a byte address, or a color),
 // LEN0, STRIDE0, LEN1, STRIDE1, TYPE (fabric) and ADV. The core writes and
 // reads them through the register window. An operation word names three
-// of them (dst, a, b), read here at once; issuing it advances the BASE of
-// those it uses by ADV words, each once even where the word names it twice.
-module wse_df_dsd (
-  input  logic        clk_i,
-  input  logic        rst_ni,
+// of them (dst, a, b), read here at once, only what the engine keeps of
+// them (the shape is dst's; BASE within DMEM); issuing it advances the BASE
+// of those it uses by ADV words, each once even where the word names it
+// twice.
+module wse_df_dsd #(
+  parameter int unsigned BW = 15        // BASE bits the engine reads (DMEM bytes)
+) (
+  input  logic          clk_i,
+  input  logic          rst_ni,
   // register window
-  input  logic        we_i,
-  input  logic [2:0]  idx_i,
-  input  logic [2:0]  field_i,
-  input  logic [31:0] wdata_i,
-  output logic [31:0] rdata_o,
+  input  logic          we_i,
+  input  logic [2:0]    idx_i,
+  input  logic [2:0]    field_i,
+  input  logic [31:0]   wdata_i,
+  output logic [31:0]   rdata_o,
   // the operation word's three descriptors (dst, a, b), k at [k*W +: W]
-  input  logic [8:0]  rd_idx_i,
-  output logic [95:0] base_o,
-  output logic [47:0] len0_o,
-  output logic [47:0] st0_o,
-  output logic [47:0] len1_o,
-  output logic [47:0] st1_o,
-  output logic [2:0]  fab_o,
-  input  logic [2:0]  adv_i        // advance descriptor k's BASE now
+  input  logic [8:0]    rd_idx_i,
+  output logic [3*BW-1:0] base_o,
+  output logic [15:0]   len0_o,       // dst's
+  output logic [15:0]   len1_o,       // dst's
+  output logic [47:0]   st0_o,
+  output logic [47:0]   st1_o,
+  output logic [2:0]    fab_o,
+  input  logic [2:0]    adv_i         // advance descriptor k's BASE now
 );
   logic [31:0] base_q [8];
   logic [31:0] base_d [8];
@@ -54,14 +58,14 @@ module wse_df_dsd (
     for (int k = 0; k < 3; k++) begin
       logic [2:0] d;
       d = rd_idx_i[3*k +: 3];
-      base_o[32*k +: 32] = base_q[d];
-      len0_o[16*k +: 16] = len0_q[d];
+      base_o[BW*k +: BW] = base_q[d][BW-1:0];
       st0_o[16*k +: 16]  = st0_q[d];
-      len1_o[16*k +: 16] = len1_q[d];
       st1_o[16*k +: 16]  = st1_q[d];
       fab_o[k]           = fab_q[d];
     end
   end
+  assign len0_o = len0_q[rd_idx_i[2:0]];
+  assign len1_o = len1_q[rd_idx_i[2:0]];
 
   // A write and an issue never come in one cycle (both are core
   // instructions); the advance is applied last all the same.

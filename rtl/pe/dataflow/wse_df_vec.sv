@@ -144,17 +144,19 @@ module wse_df_vec #(
 
   // ---- Descriptor registers (wse_df_dsd) -----------------------------------------
   // The operation word's dst, a and b (k = 0, 1, 2) are read at once.
-  logic [31:0] ds_base [3];
-  logic [15:0] ds_len0 [3];
-  logic [15:0] ds_st0  [3];
-  logic [15:0] ds_len1 [3];
-  logic [15:0] ds_st1  [3];
-  logic [2:0]  ds_fab;
-  logic [95:0] ds_base_w;
-  logic [47:0] ds_len0_w, ds_st0_w, ds_len1_w, ds_st1_w;
-  logic [31:0] scalar_q;
+  localparam int unsigned BW = AW + 2;  // byte address within DMEM
+  logic [BW-1:0] ds_base [3];
+  logic [15:0]   ds_st0  [3];
+  logic [15:0]   ds_st1  [3];
+  logic [15:0]   ds_len0, ds_len1;    // dst's
+  logic [2:0]    ds_fab;
+  logic [3*BW-1:0] ds_base_w;
+  logic [47:0]   ds_st0_w, ds_st1_w;
+  logic [31:0]   scalar_q;
 
-  wse_df_dsd u_dsd (
+  wse_df_dsd #(
+    .BW (BW)
+  ) u_dsd (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
     .we_i     (dsd_we_i),
@@ -164,9 +166,9 @@ module wse_df_vec #(
     .rdata_o  (dsd_rdata_o),
     .rd_idx_i ({iss_b, iss_a, iss_d}),
     .base_o   (ds_base_w),
-    .len0_o   (ds_len0_w),
+    .len0_o   (ds_len0),
+    .len1_o   (ds_len1),
     .st0_o    (ds_st0_w),
-    .len1_o   (ds_len1_w),
     .st1_o    (ds_st1_w),
     .fab_o    (ds_fab),
     // an issue advances the descriptors it uses, a move its dst and a
@@ -174,10 +176,8 @@ module wse_df_vec #(
   );
   always_comb begin
     for (int k = 0; k < 3; k++) begin
-      ds_base[k] = ds_base_w[32*k +: 32];
-      ds_len0[k] = ds_len0_w[16*k +: 16];
+      ds_base[k] = ds_base_w[BW*k +: BW];
       ds_st0[k]  = ds_st0_w[16*k +: 16];
-      ds_len1[k] = ds_len1_w[16*k +: 16];
       ds_st1[k]  = ds_st1_w[16*k +: 16];
     end
   end
@@ -218,14 +218,14 @@ module wse_df_vec #(
   // A move: dst must be a memory descriptor, a a fabric one, both lengths
   // non-zero; otherwise the issue completes without effect (rejected).
   logic mov_bad;
-  assign mov_bad     = ds_fab[0] || !ds_fab[1] || ds_len0[0] == '0 || ds_len1[0] == '0;
+  assign mov_bad     = ds_fab[0] || !ds_fab[1] || ds_len0 == '0 || ds_len1 == '0;
   assign mov_ok_o    = mov_req_i && (mov_bad || mov_room_i);
   assign mov_push_o  = mov_req_i && !mov_bad && mov_room_i;
   assign mov_rej_o   = mov_req_i && mov_bad;
   assign mov_base_o  = ds_base[0][AW+1:2];
-  assign mov_len0_o  = ds_len0[0];
+  assign mov_len0_o  = ds_len0;
   assign mov_st0_o   = ds_st0[0];
-  assign mov_len1_o  = ds_len1[0];
+  assign mov_len1_o  = ds_len1;
   assign mov_st1_o   = ds_st1[0];
   assign mov_color_o = ds_base[1][4:0];
 
@@ -236,13 +236,13 @@ module wse_df_vec #(
 
   assign h0 = q_head_q;
   assign h1 = qinc(q_head_q);
-  assign q_wdata = {vop_i[24:22], vop_i[15], vop_i[21:16], ds_len0[0], ds_len1[0],
+  assign q_wdata = {vop_i[24:22], vop_i[15], vop_i[21:16], ds_len0, ds_len1,
                     ds_st0[2], ds_st0[1], ds_st0[0],
                     ds_st1[2], ds_st1[1], ds_st1[0],
                     iss_op, iss_bm, vop_i[wse_df_pkg::VopGather], scalar_q,
-                    word_of(ds_base[2][AW+1:0], ds_fab[2]),
-                    word_of(ds_base[1][AW+1:0], ds_fab[1]),
-                    word_of(ds_base[0][AW+1:0], ds_fab[0]),
+                    word_of(ds_base[2], ds_fab[2]),
+                    word_of(ds_base[1], ds_fab[1]),
+                    word_of(ds_base[0], ds_fab[0]),
                     ds_fab[2], ds_fab[1], ds_fab[0]};
   prim_ram_nr1w #(
     .Width (QEW),
