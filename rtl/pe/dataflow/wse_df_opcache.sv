@@ -11,9 +11,15 @@
 // management store empties the whole cache, and the fills of the cycle after
 // it are not taken (their reads may have been of the old word).
 //
-// Two lookups a cycle, the a items of the engine's current and next element;
-// where two entries hold one word the later one answers (they hold the same
-// value: both were filled from DMEM or updated by the same writes).
+// Two lookups a cycle, the a items of the engine's current and next element.
+// Two entries can hold one word (a second read of it went out before the
+// first fill landed), always with the same value: no write to the word
+// comes between the two reads (the engine's reads wait for its pending
+// writes, a move's write drops the fill), and the engine's later writes
+// update both. A lookup therefore ORs the values of the entries that match
+// rather than choosing one (OneValuePerWord checks it).
+`include "prim_assert.svh"
+
 module wse_df_opcache #(
   parameter int unsigned AW      = 13,
   parameter int unsigned Entries = 8
@@ -49,6 +55,7 @@ module wse_df_opcache #(
   logic [1:0]         fill_q;
   logic [2*AW-1:0]    fill_addr_q;
   logic               ext_we_q;
+  logic               same_val;   // for the assertion below
 
   always_comb begin
     for (int k = 0; k < 2; k++) begin
@@ -57,18 +64,27 @@ module wse_df_opcache #(
       for (int j = 0; j < Entries; j++) begin
         if (v_q[j] && addr_q[j] == addr_i[k*AW +: AW]) begin
           hit_o[k]  = 1'b1;
-          data_o[k*32 +: 32] = data_q[j];
+          data_o[k*32 +: 32] = data_o[k*32 +: 32] | data_q[j];
         end
       end
     end
   end
 
   // Next state. A fill lands at ptr_q (port 0) and the entry after it
-  // (port 1 when port 0 filled too); a move's write in the fill's cycle
-  // makes the fill stale, so it is not taken.
+  // (port 1 when port 0 filled too), so the two never meet (put0, put1); a
+  // move's write in the fill's cycle makes the fill stale, so it is not
+  // taken.
+  logic [Entries-1:0] put0, put1;
   always_comb begin
-    logic [PW-1:0] at;
-    at    = ptr_q;
+    for (int j = 0; j < Entries; j++) begin
+      put0[j] = fill_q[0] && (ptr_q == PW'(j)) &&
+                !(mov_wr_i && mov_wr_addr_i == fill_addr_q[0 +: AW]);
+      put1[j] = fill_q[1] && ((ptr_q + PW'(fill_q[0])) == PW'(j)) &&
+                !(mov_wr_i && mov_wr_addr_i == fill_addr_q[AW +: AW]);
+    end
+  end
+
+  always_comb begin
     v_d   = v_q;
     ptr_d = ptr_q;
     for (int j = 0; j < Entries; j++) begin
@@ -83,15 +99,14 @@ module wse_df_opcache #(
         if (mov_wr_i && addr_q[j] == mov_wr_addr_i) v_d[j] = 1'b0;
       end
       if (!ext_we_q) begin
-        for (int k = 0; k < 2; k++) begin
-          if (fill_q[k] && !(mov_wr_i && mov_wr_addr_i == fill_addr_q[k*AW +: AW])) begin
-            v_d[at]    = 1'b1;
-            addr_d[at] = fill_addr_q[k*AW +: AW];
-            data_d[at] = fill_data_i[k*32 +: 32];
+        for (int j = 0; j < Entries; j++) begin
+          if (put0[j] || put1[j]) begin
+            v_d[j]    = 1'b1;
+            addr_d[j] = put1[j] ? fill_addr_q[AW +: AW] : fill_addr_q[0 +: AW];
+            data_d[j] = put1[j] ? fill_data_i[32 +: 32] : fill_data_i[0 +: 32];
           end
-          if (fill_q[k]) at = at + 1'b1;
         end
-        ptr_d = at;
+        ptr_d = ptr_q + PW'(fill_q[0]) + PW'(fill_q[1]);
       end
     end
   end
@@ -119,4 +134,12 @@ module wse_df_opcache #(
       end
     end
   end
+
+  always_comb begin
+    same_val = 1'b1;
+    for (int i = 0; i < Entries; i++)
+      for (int j = i + 1; j < Entries; j++)
+        if (v_q[i] && v_q[j] && addr_q[i] == addr_q[j] && data_q[i] != data_q[j]) same_val = 1'b0;
+  end
+  `ASSERT(OneValuePerWord, same_val)
 endmodule
