@@ -28,19 +28,15 @@ lint-fpu: | deps
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(FPU_RTL) --top-module fpu
 	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(FPU_RTL) --top-module fpu \
 	  -GRoundStage=1\'b1 -GDivIterPerCycle=1
-	verilator --lint-only -Wall $(RTL_PRIM_INC) rtl/lint.vlt $(FPU_RTL) --top-module fpu \
-	  -GFullIsa=1\'b0
 
 $(FPU_DIR)/fpu_host_check: tests/fpu/fpu_host_check.c $(FPU_MODEL) $(FPU_MODEL_H) | deps
 	@mkdir -p $(dir $@)
 	$(FPU_HOSTCC) -o $@ tests/fpu/fpu_host_check.c $(FPU_MODEL) -lm
 
 # Testbench builds: obj/ is the default configuration; obj-alt/ has the
-# register before the rounder and one div/sqrt digit per cycle; obj-vec/ is
-# the vector engine's unit (FullIsa = 0: no div/sqrt, no conversions).
+# register before the rounder and one div/sqrt digit per cycle.
 FPU_TB_VFLAGS_obj     :=
 FPU_TB_VFLAGS_obj-alt := -GRoundStage=1\'b1 -GDivIterPerCycle=1
-FPU_TB_VFLAGS_obj-vec := -GFullIsa=1\'b0
 $(FPU_DIR)/%/tb_fpu: $(FPU_RTL) tests/fpu/tb_fpu.cpp $(FPU_MODEL) $(FPU_MODEL_H) | deps
 	@mkdir -p $(FPU_DIR)/$*
 	verilator --cc --exe --build -j $(JOBS) --assert --coverage-user \
@@ -55,14 +51,11 @@ test-fpu-host: $(FPU_DIR)/fpu_host_check
 	  || { cat $(FPU_DIR)/host_check.log; false; }
 	@tail -2 $(FPU_DIR)/host_check.log
 
-test-fpu-tb: $(FPU_DIR)/obj/tb_fpu $(FPU_DIR)/obj-vec/tb_fpu
+test-fpu-tb: $(FPU_DIR)/obj/tb_fpu
 	$(FPU_DIR)/obj/tb_fpu --n $(FPU_TEST_N) --seed $(FPU_SEED) --cov $(FPU_DIR)/cov.dat \
 	  > $(FPU_DIR)/tb.log || { cat $(FPU_DIR)/tb.log; false; }
 	@sed -n '/^op /,$$p' $(FPU_DIR)/tb.log
 	tests/fpu/check-cover.sh $(FPU_DIR)/cov.dat
-	$(FPU_DIR)/obj-vec/tb_fpu --vec --n $(FPU_TEST_N) --seed $(FPU_SEED) \
-	  > $(FPU_DIR)/tb-vec.log || { cat $(FPU_DIR)/tb-vec.log; false; }
-	@tail -1 $(FPU_DIR)/tb-vec.log
 
 # Golden model: the same cases as bare-metal rv32imf code on QEMU.
 FPU_RVCC := riscv64-unknown-elf-gcc -march=rv32imf -mabi=ilp32f -O2 -Wall -Werror \

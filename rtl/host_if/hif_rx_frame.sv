@@ -55,7 +55,6 @@ module hif_rx_frame #(
   localparam logic [2:0] EvtPayloadCrc = 3'd5;
   localparam logic [2:0] EvtDrop       = 3'd6;  // intact, but not a request
 
-
   // Frame modes after the header checks.
   typedef enum logic [2:0] {
     ModeRequest,    // payload goes downstream
@@ -159,7 +158,6 @@ module hif_rx_frame #(
   // not yet hashed after a resynchronization; only w0 and w1 are ever
   // hashed again, since the window then holds two words.
   assign rehash   = state_q == StHdr && hp_q != cnt_q;
-
   assign crc_word = !rehash ? link_data_i : (hp_q == 2'd0 ? w0 : w1);
 
   hif_crc32c #(

@@ -5,10 +5,8 @@
 // rounding mode) must hit each flag combination that can occur, every
 // operation each result class that can occur, and a few named corner
 // events. Any miss, mismatch or unexpected combination fails the run.
-// --vec runs the unit built with FullIsa = 0 (the vector engine's): only the
-// operations it has are offered and counted.
 //
-//   tb_fpu [--n N] [--seed S] [--mixed N] [--bench] [--cov FILE] [--vec]
+//   tb_fpu [--n N] [--seed S] [--mixed N] [--bench] [--cov FILE]
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -55,13 +53,6 @@ const char *ev_names[EvNumEvents] = {
   "exact cancellation to -0 (RDN)", "fcvt saturates high", "fcvt saturates low" };
 uint64_t hit_ev[EvNumEvents];
 uint64_t mismatches;
-bool vec_only;  // the unit has no div/sqrt and no conversions
-
-bool op_in_unit(int op) {
-  if (!vec_only) return true;
-  return !(op == FPU_DIV || op == FPU_SQRT || op == FPU_CVT_W_S || op == FPU_CVT_WU_S ||
-           op == FPU_CVT_S_W || op == FPU_CVT_S_WU);
-}
 
 const uint32_t F_NX = FPU_NX, F_UF = FPU_UF, F_OF = FPU_OF, F_DZ = FPU_DZ, F_NV = FPU_NV;
 
@@ -144,7 +135,6 @@ int report_coverage(bool full_rm) {
   int misses = 0, unexpected = 0;
   printf("%-10s %-44s %s\n", "op", "flag combos hit/possible per rm (RNE..RMM)", "classes hit/possible");
   for (int op = 0; op < FPU_NUM_OPS; op++) {
-    if (!op_in_unit(op)) continue;
     std::string pf = possible_flags(op);
     char buf[128] = "";
     int nrm = full_rm || fpu_op_uses_rm(op) ? NumRm : 1;
@@ -181,7 +171,6 @@ int report_coverage(bool full_rm) {
     printf("%-10s %-44s %d/%d\n", fpu_op_name(op), buf, chit, cposs);
   }
   for (int e = 0; e < EvNumEvents; e++) {
-    if (vec_only && (e == EvSatPos || e == EvSatNeg)) continue;  // fcvt only
     printf("event %-52s %10" PRIu64 "\n", ev_names[e], hit_ev[e]);
     if (!hit_ev[e]) misses++;
   }
@@ -312,8 +301,8 @@ int measure_latency(int op, uint32_t a, uint32_t b, uint32_t c) {
 void bench() {
   stalls = false;
   int fma_lat = measure_latency(FPU_MADD, 0x3fc00000u, 0x40000000u, 0x3f800000u);
-  int div_lat = vec_only ? 0 : measure_latency(FPU_DIV, 0x3f800000u, 0x40400000u, 0);
-  int sqrt_lat = vec_only ? 0 : measure_latency(FPU_SQRT, 0x40000000u, 0, 0);
+  int div_lat = measure_latency(FPU_DIV, 0x3f800000u, 0x40400000u, 0);
+  int sqrt_lat = measure_latency(FPU_SQRT, 0x40000000u, 0, 0);
   // throughput: N back-to-back fused multiply-adds
   const int n = 10000;
   uint64_t st = 99, c0 = cycle;
@@ -333,7 +322,6 @@ void bench() {
   double thr = (double)n / (double)(cycle - c0);
   printf("BENCH fpu.fma_latency %d\n", fma_lat);
   printf("BENCH fpu.fma_throughput %.3f\n", thr);
-  if (vec_only) return;
   printf("BENCH fpu.div_cycles %d\n", div_lat);
   printf("BENCH fpu.sqrt_cycles %d\n", sqrt_lat);
 }
@@ -351,7 +339,6 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--mixed") && i + 1 < argc) mixed = atol(argv[++i]);
     else if (!strcmp(argv[i], "--bench")) do_bench = true;
     else if (!strcmp(argv[i], "--cov") && i + 1 < argc) cov = argv[++i];
-    else if (!strcmp(argv[i], "--vec")) vec_only = true;
   }
   ctx = new VerilatedContext;
   ctx->commandArgs(argc, argv);
@@ -368,7 +355,6 @@ int main(int argc, char **argv) {
   // Every operation in every rounding mode (the rm input must not matter
   // for the operations that ignore it; they are run in all five as well).
   for (int op = 0; op < FPU_NUM_OPS; op++) {
-    if (!op_in_unit(op)) continue;
     for (int rm = 0; rm < NumRm; rm++) {
       uint64_t st = seed * 0x9e3779b97f4a7c15ull + (uint64_t)(op * 8 + rm) + 7;
       for (long i = 0; i < n; i++) {
@@ -382,11 +368,8 @@ int main(int argc, char **argv) {
   // Mixed stream: random operations back to back (div/sqrt among others).
   uint64_t st = seed ^ 0xfeedull;
   for (long i = 0; i < mixed; i++) {
-    int op, rm;
-    do
-      op = (int)(fpu_rand64(&st) % FPU_NUM_OPS);
-    while (!op_in_unit(op));
-    rm = (int)(fpu_rand64(&st) % NumRm);
+    int op = (int)(fpu_rand64(&st) % FPU_NUM_OPS);
+    int rm = (int)(fpu_rand64(&st) % NumRm);
     uint32_t a, b, c;
     fpu_gen_case(&st, op, &a, &b, &c);
     run_case(op, rm, a, b, c);

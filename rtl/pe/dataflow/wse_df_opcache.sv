@@ -31,6 +31,7 @@ module wse_df_opcache #(
   output logic [1:0]          hit_o,
   output logic [63:0]         data_o,      // lookup k at [k*32 +: 32]
   // fills: an a-read asked on read port k this cycle, its data next cycle
+  // (not taken when a move writes the word in either cycle)
   input  logic [1:0]          fill_i,
   input  logic [2*AW-1:0]     fill_addr_i,
   input  logic [63:0]         fill_data_i,
@@ -52,7 +53,7 @@ module wse_df_opcache #(
   logic [31:0]        data_q [Entries];
   logic [31:0]        data_d [Entries];
   logic [PW-1:0]      ptr_q, ptr_d;
-  logic [1:0]         fill_q;
+  logic [1:0]         fill_q, fill_d;
   logic [2*AW-1:0]    fill_addr_q;
   logic               ext_we_q;
   logic               same_val;   // for the assertion below
@@ -71,11 +72,13 @@ module wse_df_opcache #(
   end
 
   // Next state. A fill lands at ptr_q (port 0) and the entry after it
-  // (port 1 when port 0 filled too), so the two never meet (put0, put1); a
-  // move's write in the fill's cycle makes the fill stale, so it is not
-  // taken.
+  // (port 1 when port 0 filled too), so the two never meet (put0, put1). A
+  // move's write of the word, in the read's cycle (fill_d) or in the
+  // fill's, makes the fill stale, so it is not taken.
   logic [Entries-1:0] put0, put1;
   always_comb begin
+    for (int k = 0; k < 2; k++)
+      fill_d[k] = fill_i[k] && !(mov_wr_i && mov_wr_addr_i == fill_addr_i[k*AW +: AW]);
     for (int j = 0; j < Entries; j++) begin
       put0[j] = fill_q[0] && (ptr_q == PW'(j)) &&
                 !(mov_wr_i && mov_wr_addr_i == fill_addr_q[0 +: AW]);
@@ -125,7 +128,7 @@ module wse_df_opcache #(
     end else begin
       v_q         <= v_d;
       ptr_q       <= ptr_d;
-      fill_q      <= fill_i;
+      fill_q      <= fill_d;
       fill_addr_q <= fill_addr_i;
       ext_we_q    <= ext_we_i;
       for (int j = 0; j < Entries; j++) begin

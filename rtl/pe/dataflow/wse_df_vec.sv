@@ -662,11 +662,9 @@ module wse_df_vec #(
     end
   end
 
-  // an a-read fills the operand cache unless a move writes its word now
-  assign oc_fill[0] = p0_v && (p0_it[1:0] == 2'(ItA)) &&
-                      !(mov_wr_i && mov_wr_addr_i == rd0_addr_o);
-  assign oc_fill[1] = p1_v && (p1_it[1:0] == 2'(ItA)) &&
-                      !(mov_wr_i && mov_wr_addr_i == rd1_addr_o);
+  // an a-read fills the operand cache
+  assign oc_fill[0] = p0_v && (p0_it[1:0] == 2'(ItA));
+  assign oc_fill[1] = p1_v && (p1_it[1:0] == 2'(ItA));
   assign rd0_req_o   = p0_v;
   assign rd0_addr_o  = iaddr[p0_it];
   assign rd1_req_o   = p1_v;

@@ -19,17 +19,10 @@
 // issuer waits for it, so a user that issues nothing meanwhile (the core)
 // still sees its own results in order. The core resolves the DYN rounding
 // mode before issue.
-//
-// FullIsa = 0 leaves out the iterative div/sqrt unit and the two
-// conversions (fcvt.w[u].s, fcvt.s.w[u]): about 3,100 of the unit's 7,800
-// ECP5 LUT4. The vector engine's FPU is built so, since its operations
-// (add, mul, fused multiply-add, max, sign injection) need neither; an
-// operation it lacks must not be issued (UnsupportedOp_A).
 module fpu #(
   parameter int unsigned TagW            = 5,  // e.g. destination register
   parameter int unsigned DivIterPerCycle = 2,  // div/sqrt bits per cycle
-  parameter bit          RoundStage      = 1'b0,  // register before rounding
-  parameter bit          FullIsa         = 1'b1   // 0: no div/sqrt, no conversions
+  parameter bit          RoundStage      = 1'b0   // register before rounding
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -65,9 +58,9 @@ module fpu #(
     op_fma = op_add || op_sub || op_mul ||
              (in_op_i == fpu_pkg::OpMadd)  || (in_op_i == fpu_pkg::OpMsub) ||
              (in_op_i == fpu_pkg::OpNmsub) || (in_op_i == fpu_pkg::OpNmadd);
-    op_ds  = FullIsa && ((in_op_i == fpu_pkg::OpDiv) || (in_op_i == fpu_pkg::OpSqrt));
-    op_i2f = FullIsa && ((in_op_i == fpu_pkg::OpCvtSW) || (in_op_i == fpu_pkg::OpCvtSWu));
-    op_f2i = FullIsa && ((in_op_i == fpu_pkg::OpCvtWS) || (in_op_i == fpu_pkg::OpCvtWuS));
+    op_ds  = (in_op_i == fpu_pkg::OpDiv) || (in_op_i == fpu_pkg::OpSqrt);
+    op_i2f = (in_op_i == fpu_pkg::OpCvtSW) || (in_op_i == fpu_pkg::OpCvtSWu);
+    op_f2i = (in_op_i == fpu_pkg::OpCvtWS) || (in_op_i == fpu_pkg::OpCvtWuS);
     neg_p  = (in_op_i == fpu_pkg::OpNmsub) || (in_op_i == fpu_pkg::OpNmadd);
     neg_c  = (in_op_i == fpu_pkg::OpMsub)  || (in_op_i == fpu_pkg::OpNmadd) || op_sub;
     // add/sub: a * 1.0 + (+-b); mul: a * b + 0 with the product's sign
@@ -147,28 +140,18 @@ module fpu #(
   logic signed [ExpW-1:0] i2f_exp;
   logic [RndW-1:0]        i2f_mant;
 
-  if (FullIsa) begin : g_conv
-    fpu_f2i u_f2i (
-      .unsigned_i (in_op_i == fpu_pkg::OpCvtWuS), .rm_i (in_rm_i),
-      .sign_i (ua_sign), .exp_i (ua_exp), .mant_i (ua_mant), .zero_i (ua_zero),
-      .inf_i (ua_inf), .nan_i (ua_nan),
-      .result_o (f2i_res), .flags_o (f2i_flags)
-    );
+  fpu_f2i u_f2i (
+    .unsigned_i (in_op_i == fpu_pkg::OpCvtWuS), .rm_i (in_rm_i),
+    .sign_i (ua_sign), .exp_i (ua_exp), .mant_i (ua_mant), .zero_i (ua_zero),
+    .inf_i (ua_inf), .nan_i (ua_nan),
+    .result_o (f2i_res), .flags_o (f2i_flags)
+  );
 
-    fpu_i2f u_i2f (
-      .int_i (in_a_i), .unsigned_i (in_op_i == fpu_pkg::OpCvtSWu),
-      .sign_o (i2f_sign), .exp_o (i2f_exp), .mant_o (i2f_mant),
-      .sticky_o (i2f_sticky), .zero_o (i2f_zero)
-    );
-  end else begin : g_no_conv
-    assign f2i_res    = '0;
-    assign f2i_flags  = '0;
-    assign i2f_sign   = 1'b0;
-    assign i2f_exp    = '0;
-    assign i2f_mant   = '0;
-    assign i2f_sticky = 1'b0;
-    assign i2f_zero   = 1'b1;
-  end
+  fpu_i2f u_i2f (
+    .int_i (in_a_i), .unsigned_i (in_op_i == fpu_pkg::OpCvtSWu),
+    .sign_o (i2f_sign), .exp_o (i2f_exp), .mant_o (i2f_mant),
+    .sticky_o (i2f_sticky), .zero_o (i2f_zero)
+  );
 
   // ------------------------------------------------------ handshake control
   logic adv, accept, ds_busy, ds_done, ds_take;
@@ -187,30 +170,18 @@ module fpu #(
   logic signed [ExpW-1:0] ds_exp;
   logic [RndW-1:0]        ds_mant;
 
-  if (FullIsa) begin : g_divsqrt
-    fpu_divsqrt #(.IterPerCycle(DivIterPerCycle)) u_divsqrt (
-      .clk_i, .rst_ni,
-      .start_i (accept && op_ds), .sqrt_i (in_op_i == fpu_pkg::OpSqrt),
-      .a_sign_i (ua_sign), .a_exp_i (ua_exp), .a_mant_i (ua_mant), .a_zero_i (ua_zero),
-      .a_inf_i (ua_inf), .a_nan_i (ua_nan), .a_snan_i (ua_snan),
-      .b_sign_i (ub_sign), .b_exp_i (ub_exp), .b_mant_i (ub_mant), .b_zero_i (ub_zero),
-      .b_inf_i (ub_inf), .b_nan_i (ub_nan), .b_snan_i (ub_snan),
-      .busy_o (ds_busy), .done_o (ds_done), .take_i (ds_take),
-      .special_o (ds_special), .special_res_o (ds_special_res),
-      .special_flags_o (ds_special_flags),
-      .sign_o (ds_sign), .exp_o (ds_exp), .mant_o (ds_mant), .sticky_o (ds_sticky)
-    );
-  end else begin : g_no_divsqrt
-    assign ds_busy          = 1'b0;
-    assign ds_done          = 1'b0;
-    assign ds_special       = 1'b0;
-    assign ds_special_res   = '0;
-    assign ds_special_flags = '0;
-    assign ds_sign          = 1'b0;
-    assign ds_exp           = '0;
-    assign ds_mant          = '0;
-    assign ds_sticky        = 1'b0;
-  end
+  fpu_divsqrt #(.IterPerCycle(DivIterPerCycle)) u_divsqrt (
+    .clk_i, .rst_ni,
+    .start_i (accept && op_ds), .sqrt_i (in_op_i == fpu_pkg::OpSqrt),
+    .a_sign_i (ua_sign), .a_exp_i (ua_exp), .a_mant_i (ua_mant), .a_zero_i (ua_zero),
+    .a_inf_i (ua_inf), .a_nan_i (ua_nan), .a_snan_i (ua_snan),
+    .b_sign_i (ub_sign), .b_exp_i (ub_exp), .b_mant_i (ub_mant), .b_zero_i (ub_zero),
+    .b_inf_i (ub_inf), .b_nan_i (ub_nan), .b_snan_i (ub_snan),
+    .busy_o (ds_busy), .done_o (ds_done), .take_i (ds_take),
+    .special_o (ds_special), .special_res_o (ds_special_res),
+    .special_flags_o (ds_special_flags),
+    .sign_o (ds_sign), .exp_o (ds_exp), .mant_o (ds_mant), .sticky_o (ds_sticky)
+  );
 
   // ---------------------------------------------------- stage 1 registers
   logic                   s1_valid_q, s1_valid_d;
@@ -529,9 +500,6 @@ module fpu #(
   // one division at a time; the others pass it (DivSqrtPassed_C)
   `ASSERT(OneDivSqrt_A, !(ds_busy && accept && op_ds))
   `ASSERT(DivSqrtTakesFreeCycle_A, !(ds_take && accept))
-  `ASSERT(UnsupportedOp_A, FullIsa || !in_valid_i ||
-          !(in_op_i inside {fpu_pkg::OpDiv, fpu_pkg::OpSqrt, fpu_pkg::OpCvtWS,
-                            fpu_pkg::OpCvtWuS, fpu_pkg::OpCvtSW, fpu_pkg::OpCvtSWu}))
   `ASSERT(RoundInNormalized_A,
           !(s1_valid_q && s1_kind_q != KindBypass && !rn_zero) || rn_mant[RndW-1])
   `ASSERT(RounderInNormalized_A, !(rr_valid && !rr_bypass && !rr_zero) || rr_mant[RndW-1])

@@ -1,9 +1,9 @@
 // The F extension as a coprocessor of the tile core: the 32 x 32-bit F
 // register file, decode of every RV32F instruction handed over on the core's
-// coprocessor port, flw/fsw through the core's LSU, and the FPU itself.
-// fcsr stays in the core's CSR file: this block reads frm and mstatus.FS and
-// reports the flags of each completed operation. The FPU itself is the
-// PE's (wse_pe_fpu), shared with the vector engine, on the fpu_* port.
+// coprocessor port, flw/fsw through the core's LSU, and the issue of its
+// operations to the PE's FPU (wse_pe_fpu, shared with the vector engine) on
+// the fpu_* port. fcsr stays in the core's CSR file: this block reads frm
+// and mstatus.FS and reports the flags of each completed operation.
 //
 // Port contract (wse_pe_core): cop_req_i is held with stable operands until
 // cop_done_o; cop_accept_o depends on the instruction word only and is low
@@ -171,30 +171,19 @@ module fpu_cop (
   );
 
   // ---- FPU issue and completion -------------------------------------------
-  logic        arith, issued_q, issued_d;
-  logic        fpu_in_valid, fpu_in_ready, fpu_out_valid;
-  logic        fpu_out_int;  // tag: the result goes to an integer register
-  logic [31:0] fpu_result;
-  logic [4:0]  fpu_flags;
+  logic arith, issued_q, issued_d;
 
-  assign arith        = cop_req_i && !is_load && !is_store;
-  assign fpu_in_valid = arith && !issued_q;
-
-  assign fpu_valid_o   = fpu_in_valid;
-  assign fpu_req_o     = {op, rm, int_src ? cop_rs1_i : fa, fb, fc};  // op, rm, a, b, c
-  assign fpu_tag_o     = int_dst;
-  assign fpu_in_ready  = fpu_ready_i;
-  assign fpu_out_valid = fpu_rvalid_i;
-  assign fpu_result    = fpu_rsp_i.result;
-  assign fpu_flags     = fpu_rsp_i.flags;
-  assign fpu_out_int   = fpu_tag_i;
+  assign arith       = cop_req_i && !is_load && !is_store;
+  assign fpu_valid_o = arith && !issued_q;
+  assign fpu_req_o   = {op, rm, int_src ? cop_rs1_i : fa, fb, fc};  // op, rm, a, b, c
+  assign fpu_tag_o   = int_dst;
 
   always_comb begin
     issued_d = issued_q;
-    if (fpu_in_valid && fpu_in_ready) begin
+    if (fpu_valid_o && fpu_ready_i) begin
       issued_d = 1'b1;
     end
-    if (fpu_out_valid) begin
+    if (fpu_rvalid_i) begin
       issued_d = 1'b0;
     end
   end
@@ -210,9 +199,9 @@ module fpu_cop (
   always_comb begin
     cop_done_o     = 1'b0;
     cop_rf_we_o    = 1'b0;
-    cop_rf_wdata_o = fpu_result;
+    cop_rf_wdata_o = fpu_rsp_i.result;
     freg_we        = 1'b0;
-    freg_wdata     = fpu_result;
+    freg_wdata     = fpu_rsp_i.result;
     fflags_set_o   = '0;
     if (cop_req_i && is_load) begin
       cop_done_o = cop_load_valid_i;
@@ -220,11 +209,11 @@ module fpu_cop (
       freg_wdata = cop_load_data_i;
     end else if (cop_req_i && is_store) begin
       cop_done_o = 1'b1;  // the core completes it with the LSU
-    end else if (arith && fpu_out_valid) begin
+    end else if (arith && fpu_rvalid_i) begin
       cop_done_o   = 1'b1;
-      cop_rf_we_o  = fpu_out_int;
-      freg_we      = !fpu_out_int;
-      fflags_set_o = fpu_flags;
+      cop_rf_we_o  = fpu_tag_i;
+      freg_we      = !fpu_tag_i;
+      fflags_set_o = fpu_rsp_i.flags;
     end
     fs_dirty_o = freg_we || (fflags_set_o != '0);
   end
@@ -232,6 +221,6 @@ module fpu_cop (
   assign cop_store_data_o = fb;
 
   `include "prim_assert.svh"
-  `ASSERT(ResultOnlyWhenIssued_A, !fpu_out_valid || (issued_q && arith))
-  `ASSERT(NoIssueWhileIssued_A, !(issued_q && fpu_in_valid))
+  `ASSERT(ResultOnlyWhenIssued_A, !fpu_rvalid_i || (issued_q && arith))
+  `ASSERT(NoIssueWhileIssued_A, !(issued_q && fpu_valid_o))
 endmodule
